@@ -1,0 +1,14 @@
+// Shared zod pieces for command arguments: booleans that also accept "true"/"false" (agents often
+// stringify them) and the options every edit command takes (`apply`, `confirm`).
+import { z } from 'zod';
+
+export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+
+export const applyOptions = {
+  /** auto: open documents via the editor, closed files per `closedFiles`; editor; disk; preview: change nothing. */
+  apply: z.enum(['auto', 'editor', 'disk', 'preview']).optional(),
+  /** Ask the editor to confirm (a needsConfirmation change annotation) when it supports annotations. */
+  confirm: boolish.optional(),
+};
+
+export const pathString = z.string().min(1, 'must be a non-empty path');

@@ -1,0 +1,47 @@
+// editls.edit: Claude-Code-style exact, unique old_string -> new_string; an empty old_string
+// creates a missing file, an empty new_string deletes the matched text.
+import { z } from 'zod';
+import { fail } from '../core/result.js';
+import { computeEdit } from '../core/edits/edit.js';
+import { applyOptions, boolish, pathString } from './args.js';
+import { missingFile, runFileEdit } from './fileEdit.js';
+import type { CommandDefinition } from './registry.js';
+
+const args = z
+  .object({
+    file_path: pathString,
+    old_string: z.string(),
+    new_string: z.string(),
+    replace_all: boolish.optional(),
+    ...applyOptions,
+  })
+  .strict();
+
+export const editCommand: CommandDefinition<typeof args> = {
+  id: 'editls.edit',
+  title: 'Edit a file: replace an exact, unique string',
+  args,
+  run: (ctx, a) =>
+    runFileEdit(ctx, {
+      command: 'editls.edit',
+      path: a.file_path,
+      apply: a.apply ?? 'auto',
+      confirm: a.confirm ?? false,
+      compute: (snapshot) => {
+        if (snapshot.source === 'missing') {
+          if (a.old_string !== '') return missingFile(snapshot);
+          if (a.new_string === '') {
+            return fail('no_change', `${snapshot.resolved.relPath} does not exist and new_string is empty; give the content to create it with`);
+          }
+          return {
+            ok: true,
+            newText: a.new_string,
+            edits: [{ start: 0, end: 0, newText: a.new_string }],
+            replacements: 1,
+            created: true,
+          };
+        }
+        return computeEdit(snapshot.text, { oldString: a.old_string, newString: a.new_string, replaceAll: a.replace_all ?? false }, snapshot.resolved.relPath);
+      },
+    }),
+};

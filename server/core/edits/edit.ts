@@ -1,0 +1,57 @@
+// Owns the Claude-Code-style Edit: a strict exact replacement of old_string by new_string on the
+// normalised text (no BOM, \n breaks), unique unless replace_all, mapped back to minimal span edits.
+
+import { fail, type Result } from '../result.js';
+import type { SpanEdit } from '../text/spanEdit.js';
+import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
+import { findClosest } from './closest.js';
+import { closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
+
+export interface EditArgs {
+  oldString: string;
+  newString: string;
+  replaceAll: boolean;
+}
+
+export interface EditComputed {
+  /** The whole file text after the edit (BOM and untouched line endings kept). */
+  newText: string;
+  /** Minimal edits against the original text. */
+  edits: SpanEdit[];
+  /** Number of occurrences replaced. */
+  replacements: number;
+}
+
+export function computeEdit(text: string, args: EditArgs, file: string): Result<EditComputed> {
+  if (args.oldString === '') {
+    return fail('already_exists', `${file} already exists; give an old_string to edit it (an empty old_string only creates a new file)`);
+  }
+  const oldString = normalizeEol(args.oldString);
+  const newString = normalizeEol(args.newString);
+  if (oldString === newString) {
+    return fail('no_change', `old_string and new_string are identical in ${file} (after line-ending normalisation); nothing to change`);
+  }
+
+  const doc = NormalizedText.from(text);
+  const found = occurrences(doc.text, oldString);
+  if (found.length === 0) {
+    const closest = findClosest(doc.text, oldString);
+    return fail(
+      'not_found',
+      `old_string not found in ${file}; ${closestHint(closest)}`,
+      closest === undefined ? undefined : { closest },
+    );
+  }
+  if (found.length > 1 && !args.replaceAll) {
+    const lines = lineNumbers(doc.text, found);
+    return fail(
+      'ambiguous',
+      `old_string matched ${found.length} times in ${file} (${describeLines(lines, found.length)}); add surrounding context or set replace_all`,
+      { count: found.length, lines },
+    );
+  }
+
+  const replacements: NormReplacement[] = found.map((start) => ({ start, end: start + oldString.length, text: newString }));
+  const { edits, newOriginal } = doc.spanEdits(replacements);
+  return { ok: true, newText: newOriginal, edits, replacements: found.length };
+}

@@ -1,0 +1,259 @@
+// Owns the Codebuff-style str_replace: ordered replacements, each matched on the result of the
+// previous one by exact text, then uniform added indentation, then whitespace-insensitively, with
+// per-entry failures that either let the others apply or (atomic) stop everything.
+
+import { fail, type ErrorKind, type Result } from '../result.js';
+import type { SpanEdit } from '../text/spanEdit.js';
+import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
+import { EditSequence } from '../text/editSequence.js';
+import { findClosest } from './closest.js';
+import { closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
+
+export interface StrReplaceEntry {
+  old: string;
+  new: string;
+  allowMultiple: boolean;
+}
+
+export type MatchTier = 'exact' | 'indentation' | 'whitespace';
+
+export interface ReplacementFailure {
+  /** 0-based index into the entries. */
+  index: number;
+  kind: ErrorKind;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export interface StrReplaceComputed {
+  newText: string;
+  edits: SpanEdit[];
+  /** Places whose text actually changed, over all applied entries. */
+  replacements: number;
+  /** One per entry that applied: how it matched and how many places it matched. */
+  details: { index: number; matchedBy: MatchTier; count: number }[];
+  failedReplacements: ReplacementFailure[];
+}
+
+/** Indentation prefixes tried by tier 2, in order. */
+const INDENT_PREFIXES: readonly string[] = [
+  ...Array.from({ length: 12 }, (_, i) => ' '.repeat(i + 1)),
+  ...Array.from({ length: 6 }, (_, i) => '\t'.repeat(i + 1)),
+];
+
+export function computeStrReplace(
+  text: string,
+  entries: readonly StrReplaceEntry[],
+  atomic: boolean,
+  file: string,
+): Result<StrReplaceComputed> {
+  if (entries.length === 0) {
+    return fail('invalid_args', `no replacements given for ${file}; pass at least one {old, new} entry`);
+  }
+  const doc = NormalizedText.from(text);
+  const seq = new EditSequence(doc.text);
+  const details: StrReplaceComputed['details'] = [];
+  const failures: ReplacementFailure[] = [];
+  let replacements = 0;
+
+  entries.forEach((entry, index) => {
+    const label = `replacements[${index}].old`;
+    const oldText = normalizeEol(entry.old);
+    const newText = normalizeEol(entry.new);
+    if (oldText.trim() === '') {
+      failures.push({
+        index,
+        kind: 'not_found',
+        message: `${label} is empty or only whitespace and never matches in ${file}; give the text to replace`,
+      });
+      return;
+    }
+    const current = seq.text;
+    let matchedBy: MatchTier = 'exact';
+    let matches = findExact(current, oldText, newText);
+    if (matches.length === 0) {
+      matchedBy = 'indentation';
+      matches = findIndented(current, oldText, newText);
+    }
+    if (matches.length === 0) {
+      matchedBy = 'whitespace';
+      matches = findIgnoringWhitespace(current, oldText, newText);
+    }
+    if (matches.length === 0) {
+      const closest = findClosest(current, oldText);
+      const failure: ReplacementFailure = { index, kind: 'not_found', message: `${label} not found in ${file}; ${closestHint(closest)}` };
+      if (closest !== undefined) failure.data = { closest };
+      failures.push(failure);
+      return;
+    }
+    if (matches.length > 1 && !entry.allowMultiple) {
+      const lines = lineNumbers(current, matches.map((m) => m.start));
+      const how = matchedBy === 'exact' ? '' : ` (${matchedBy} match)`;
+      failures.push({
+        index,
+        kind: 'ambiguous',
+        message: `${label} matched ${matches.length} times${how} in ${file} (${describeLines(lines, matches.length)}); add surrounding context or set allowMultiple`,
+        data: { count: matches.length, lines, matchedBy },
+      });
+      return;
+    }
+    for (const m of matches) {
+      if (current.slice(m.start, m.end) !== m.text) replacements++;
+    }
+    seq.replaceAll(matches);
+    details.push({ index, matchedBy, count: matches.length });
+  });
+
+  const first = failures[0];
+  if (first !== undefined && (atomic || details.length === 0)) {
+    const why = atomic && details.length > 0 ? ' (atomic: nothing was applied)' : '';
+    return fail(first.kind, `${first.message}${why}`, { ...first.data, failedReplacements: failures });
+  }
+
+  const { edits, newOriginal } = doc.spanEdits(seq.toReplacements());
+  if (edits.length === 0) {
+    return fail(
+      'no_change',
+      `the replacements leave ${file} unchanged (each new text equals what it matched); nothing to change`,
+      failures.length > 0 ? { failedReplacements: failures } : undefined,
+    );
+  }
+  return { ok: true, newText: newOriginal, edits, replacements, details, failedReplacements: failures };
+}
+
+/** Tier 1: every non-overlapping exact occurrence. */
+function findExact(text: string, oldText: string, newText: string): NormReplacement[] {
+  return occurrences(text, oldText).map((start) => ({ start, end: start + oldText.length, text: newText }));
+}
+
+function indentLines(s: string, prefix: string): string {
+  return s
+    .split('\n')
+    .map((line) => (line.length > 0 ? prefix + line : line))
+    .join('\n');
+}
+
+/**
+ * Tier 2: old with a uniform prefix (1-12 spaces, then 1-6 tabs) on every non-empty line, starting at
+ * a line start; new gets the same prefix. Matches of all prefixes are collected (overlaps dropped).
+ */
+function findIndented(text: string, oldText: string, newText: string): NormReplacement[] {
+  const anchored = !oldText.startsWith('\n');
+  const found: NormReplacement[] = [];
+  for (const prefix of INDENT_PREFIXES) {
+    const needle = indentLines(oldText, prefix);
+    let replacement: string | undefined;
+    let i = text.indexOf(needle);
+    while (i !== -1) {
+      if (anchored && i > 0 && text.charCodeAt(i - 1) !== 10) {
+        i = text.indexOf(needle, i + 1);
+        continue;
+      }
+      replacement ??= indentLines(newText, prefix);
+      found.push({ start: i, end: i + needle.length, text: replacement });
+      i = text.indexOf(needle, i + needle.length);
+    }
+  }
+  found.sort((a, b) => a.start - b.start);
+  const kept: NormReplacement[] = [];
+  for (const m of found) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || m.start >= last.end) kept.push(m);
+  }
+  return kept;
+}
+
+/** JavaScript's \s, as char codes. */
+function isWhitespace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+function stripWhitespace(s: string): string {
+  return s.replace(/\s+/g, '');
+}
+
+function countBreaks(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Position just after the k-th \n of `s` (k >= 1), or 0 when k is 0. */
+function afterNthBreak(s: string, k: number): number {
+  let pos = 0;
+  for (let n = 0; n < k; n++) pos = s.indexOf('\n', pos) + 1;
+  return pos;
+}
+
+/** Position of the k-th \n counted from the end of `s` (k >= 1), or s.length when k is 0. */
+function atNthBreakFromEnd(s: string, k: number): number {
+  let pos = s.length;
+  for (let n = 0; n < k; n++) pos = s.lastIndexOf('\n', pos - 1);
+  return pos;
+}
+
+/**
+ * Tier 3: compare with all whitespace removed and map each match back to the span from its first to
+ * its last non-whitespace character. Line breaks that old had around its text (and so fall outside
+ * that span) are dropped from the matching ends of new; when old began with indentation and the span
+ * is preceded on its line only by whitespace, the span starts at the line start so new's own
+ * indentation is used.
+ */
+function findIgnoringWhitespace(text: string, oldText: string, newText: string): NormReplacement[] {
+  const needle = stripWhitespace(oldText);
+  if (needle.length === 0) return [];
+
+  // Stripped text plus, for each of its characters, the offset in `text`.
+  const map = new Int32Array(text.length);
+  const parts: string[] = [];
+  let n = 0;
+  let runStart = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (isWhitespace(text.charCodeAt(i))) {
+      if (runStart !== -1) {
+        parts.push(text.slice(runStart, i));
+        runStart = -1;
+      }
+    } else {
+      if (runStart === -1) runStart = i;
+      map[n++] = i;
+    }
+  }
+  if (runStart !== -1) parts.push(text.slice(runStart));
+  const stripped = parts.join('');
+
+  const oldLead = /^\s*/.exec(oldText)?.[0] ?? '';
+  const oldTrail = /\s*$/.exec(oldText)?.[0] ?? '';
+  const newLead = /^\s*/.exec(newText)?.[0] ?? '';
+  const newTrail = newLead.length === newText.length ? '' : (/\s*$/.exec(newText)?.[0] ?? '');
+  const leadCut = afterNthBreak(newLead, Math.min(countBreaks(oldLead), countBreaks(newLead)));
+  const trailKeep = atNthBreakFromEnd(newTrail, Math.min(countBreaks(oldTrail), countBreaks(newTrail)));
+  const replacement =
+    newLead.length === newText.length
+      ? newText.slice(leadCut)
+      : newText.slice(leadCut, newText.length - newTrail.length + trailKeep);
+  const oldIndented = oldLead.length > 0 && !oldLead.endsWith('\n');
+
+  return occurrences(stripped, needle).map((idx) => {
+    let start = map[idx] as number;
+    const end = (map[idx + needle.length - 1] as number) + 1;
+    if (oldIndented) {
+      let s = start;
+      while (s > 0 && text.charCodeAt(s - 1) !== 10 && isWhitespace(text.charCodeAt(s - 1))) s--;
+      if (s === 0 || text.charCodeAt(s - 1) === 10) start = s;
+    }
+    return { start, end, text: replacement };
+  });
+}

@@ -1,0 +1,253 @@
+// Owns the git-style unified diff of one file, built from the span edits themselves (the changed
+// line blocks) in time linear in the file size, shown on the \n-normalised, BOM-less view of the text.
+
+import type { SpanEdit } from '../text/spanEdit.js';
+import { LineIndex } from '../text/positions.js';
+
+const CR = 13;
+const LF = 10;
+const BOM = 0xfeff;
+const NO_NEWLINE = '\\ No newline at end of file';
+
+/** A changed block: [start, end) in `before` and [afterStart, afterEnd) in `after`, both on line boundaries. */
+interface Block {
+  start: number;
+  end: number;
+  afterStart: number;
+  afterEnd: number;
+  /** 0-based first line of the block in before / after; line counts of the block in before / after. */
+  line: number;
+  afterLine: number;
+  lines: number;
+  afterLines: number;
+}
+
+/** Is `p` the start of a line in `s` (0, or after \n, or after a \r not followed by \n)? */
+function isLineStart(s: string, p: number): boolean {
+  if (p <= 0) return true;
+  const prev = s.charCodeAt(p - 1);
+  return prev === LF || (prev === CR && s.charCodeAt(p) !== LF);
+}
+
+function isLineBoundary(s: string, p: number): boolean {
+  return p >= s.length || isLineStart(s, p);
+}
+
+/** The largest line start of `s` that is <= p. */
+function lineStartAtOrBefore(s: string, p: number): number {
+  let i = p;
+  while (i > 0 && !isLineStart(s, i)) i--;
+  return i;
+}
+
+/** The smallest line boundary of `s` that is >= p. */
+function lineBoundaryAtOrAfter(s: string, p: number): number {
+  let i = p;
+  while (i < s.length && !isLineStart(s, i)) i++;
+  return i;
+}
+
+/** Splits a region made of whole lines into display lines (no break characters) and whether each had a break. */
+function splitLines(s: string, from: number, to: number): { text: string; broken: boolean }[] {
+  const out: { text: string; broken: boolean }[] = [];
+  let i = from;
+  while (i < to) {
+    let j = i;
+    while (j < to && s.charCodeAt(j) !== LF && s.charCodeAt(j) !== CR) j++;
+    const text = s.slice(i, j);
+    if (j >= to) {
+      out.push({ text, broken: false });
+      break;
+    }
+    out.push({ text, broken: true });
+    i = s.charCodeAt(j) === CR && s.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
+  }
+  return out;
+}
+
+/** Lines in the diff sense: a final segment without a break counts only when non-empty. */
+function diffLineCount(index: LineIndex, s: string): number {
+  if (s.length === 0) return 0;
+  return isLineStart(s, s.length) ? index.lineCount - 1 : index.lineCount;
+}
+
+function range(start: number, count: number): string {
+  // git: a zero-length range names the line before it; a length of 1 is implied.
+  if (count === 0) return `${start},0`;
+  return count === 1 ? `${start + 1}` : `${start + 1},${count}`;
+}
+
+/**
+ * Git-style unified diff of `path` from `before` (null: a created file) to `after`, where `edits`
+ * (non-overlapping, offsets into `before`) turn before into after. Empty string when nothing changed.
+ */
+export function unifiedDiff(path: string, before: string | null, after: string, edits: readonly SpanEdit[], context = 3): string {
+  const created = before === null;
+  const base = before ?? '';
+  const changes: readonly SpanEdit[] = created
+    ? after.length > 0
+      ? [{ start: 0, end: 0, newText: after }]
+      : []
+    : [...edits]
+        .filter((e) => base.slice(e.start, e.end) !== e.newText)
+        .sort((a, b) => a.start - b.start || a.end - b.end);
+  const header = `--- ${created ? '/dev/null' : `a/${path}`}\n+++ b/${path}\n`;
+  if (changes.length === 0 || (!created && base === after)) return created ? header : '';
+  const view = withoutBom(base, after, changes);
+  if (view.edits.length === 0) return created ? header : '';
+  return header + hunks(view.before, view.after, view.edits, context);
+}
+
+/** The BOM-less views of both texts with edits against them (one covering edit if an edit touched a BOM). */
+function withoutBom(before: string, after: string, edits: readonly SpanEdit[]): { before: string; after: string; edits: readonly SpanEdit[] } {
+  const bomBefore = before.charCodeAt(0) === BOM;
+  const bomAfter = after.charCodeAt(0) === BOM;
+  if (!bomBefore && !bomAfter) return { before, after, edits };
+  const b = bomBefore ? before.slice(1) : before;
+  const a = bomAfter ? after.slice(1) : after;
+  if (bomBefore && bomAfter && edits.every((e) => e.start >= 1)) {
+    return { before: b, after: a, edits: edits.map((e) => ({ start: e.start - 1, end: e.end - 1, newText: e.newText })) };
+  }
+  // An edit added, removed or rewrote the BOM: describe the change as one edit between the views.
+  const max = Math.min(a.length, b.length);
+  let p = 0;
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  let q = 0;
+  while (q < max - p && a.charCodeAt(a.length - 1 - q) === b.charCodeAt(b.length - 1 - q)) q++;
+  if (p === b.length && p === a.length) return { before: b, after: a, edits: [] };
+  return { before: b, after: a, edits: [{ start: p, end: b.length - q, newText: a.slice(p, a.length - q) }] };
+}
+
+/** The hunks (everything after the ---/+++ header) for edits on BOM-less texts. */
+function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number): string {
+  const blocks = changedBlocks(base, after, changes);
+  const beforeIndex = new LineIndex(base);
+  const beforeLines = diffLineCount(beforeIndex, base);
+
+  // Line numbers: before from its index; after = before + the line delta of the blocks so far.
+  let lineDelta = 0;
+  for (const b of blocks) {
+    b.line = beforeIndex.lineOf(b.start);
+    b.afterLine = b.line + lineDelta;
+    lineDelta += b.afterLines - b.lines;
+  }
+
+  const contextLine = (line: number): string => {
+    const start = beforeIndex.lineStart(line);
+    const text = base.slice(start, beforeIndex.lineEnd(line));
+    const last = line === beforeLines - 1 && !isLineStart(base, base.length);
+    return last ? ` ${text}\n${NO_NEWLINE}\n` : ` ${text}\n`;
+  };
+
+  const out: string[] = [];
+  let i = 0;
+  while (i < blocks.length) {
+    // Group blocks whose gap is at most 2 * context lines into one hunk.
+    let j = i;
+    while (j + 1 < blocks.length) {
+      const cur = blocks[j] as Block;
+      const next = blocks[j + 1] as Block;
+      if (next.line - (cur.line + cur.lines) > 2 * context) break;
+      j++;
+    }
+    const firstBlock = blocks[i] as Block;
+    const lastBlock = blocks[j] as Block;
+    const oldStart = Math.max(0, firstBlock.line - context);
+    const oldEnd = Math.min(beforeLines, lastBlock.line + lastBlock.lines + context);
+    const newStart = firstBlock.afterLine - (firstBlock.line - oldStart);
+    const newEnd = lastBlock.afterLine + lastBlock.afterLines + (oldEnd - (lastBlock.line + lastBlock.lines));
+    const body: string[] = [];
+    let line = oldStart;
+    for (let k = i; k <= j; k++) {
+      const b = blocks[k] as Block;
+      for (; line < b.line; line++) body.push(contextLine(line));
+      for (const l of splitLines(base, b.start, b.end)) body.push(l.broken ? `-${l.text}\n` : `-${l.text}\n${NO_NEWLINE}\n`);
+      for (const l of splitLines(after, b.afterStart, b.afterEnd)) body.push(l.broken ? `+${l.text}\n` : `+${l.text}\n${NO_NEWLINE}\n`);
+      line = b.line + b.lines;
+    }
+    for (; line < oldEnd; line++) body.push(contextLine(line));
+    out.push(`@@ -${range(oldStart, oldEnd - oldStart)} +${range(newStart, newEnd - newStart)} @@\n`, body.join(''));
+    i = j + 1;
+  }
+  return out.join('');
+}
+
+/**
+ * Groups the edits into blocks of whole lines: each block's before region and after region start
+ * and end on line boundaries of their own text (so a block never cuts a line or a CRLF in either),
+ * and edits whose lines touch share a block.
+ */
+function changedBlocks(before: string, after: string, edits: readonly SpanEdit[]): Block[] {
+  const blocks: Block[] = [];
+  let delta = 0; // after offset - before offset for positions before the current edit
+  let k = 0;
+  let lastEditEnd = 0;
+  while (k < edits.length) {
+    const firstEdit = edits[k] as SpanEdit;
+    if (firstEdit.start < lastEditEnd || firstEdit.end < firstEdit.start || firstEdit.end > before.length) {
+      throw new Error(`unifiedDiff: bad edit [${firstEdit.start}, ${firstEdit.end})`);
+    }
+    let baseDelta = delta; // delta at the block start
+    let start = firstEdit.start;
+    let end = firstEdit.end;
+    let blockDelta = firstEdit.newText.length - (firstEdit.end - firstEdit.start); // delta added by the block's edits
+    lastEditEnd = firstEdit.end;
+    k++;
+    for (;;) {
+      let changed = false;
+      // Extend the start back to a line start valid in both texts; merge with the previous block if reached.
+      let s = lineStartAtOrBefore(before, start);
+      if (!isLineStart(after, s + baseDelta)) s = lineStartAtOrBefore(before, s - 1);
+      const prev = blocks[blocks.length - 1];
+      if (prev !== undefined && s < prev.end) {
+        blocks.pop();
+        s = prev.start;
+        blockDelta += baseDelta - (prev.afterStart - prev.start);
+        baseDelta = prev.afterStart - prev.start;
+      }
+      if (s !== start) {
+        start = s;
+        changed = true;
+      }
+      // Extend the end forward to a line boundary valid in both texts, swallowing edits it reaches
+      // (and an edit starting right at the end when the end is not yet a boundary in after).
+      let e = lineBoundaryAtOrAfter(before, end);
+      for (;;) {
+        const next = edits[k];
+        const boundary = isLineBoundary(after, e + baseDelta + blockDelta);
+        if (next !== undefined && (next.start < e || (next.start === e && !boundary))) {
+          if (next.start < lastEditEnd || next.end < next.start || next.end > before.length) {
+            throw new Error(`unifiedDiff: bad or overlapping edit at ${next.start}`);
+          }
+          blockDelta += next.newText.length - (next.end - next.start);
+          lastEditEnd = next.end;
+          k++;
+          changed = true;
+          e = lineBoundaryAtOrAfter(before, Math.max(e, next.end));
+          continue;
+        }
+        if (boundary || e >= before.length) break;
+        e = lineBoundaryAtOrAfter(before, e + 1);
+      }
+      if (e !== end) {
+        end = e;
+        changed = true;
+      }
+      if (!changed) break;
+    }
+    const afterStart = start + baseDelta;
+    const afterEnd = end + baseDelta + blockDelta;
+    blocks.push({
+      start,
+      end,
+      afterStart,
+      afterEnd,
+      line: 0,
+      afterLine: 0,
+      lines: splitLines(before, start, end).length,
+      afterLines: splitLines(after, afterStart, afterEnd).length,
+    });
+    delta = baseDelta + blockDelta;
+  }
+  return blocks;
+}

@@ -1,0 +1,29 @@
+// workspace/executeCommand: look the command up in the registry, validate arguments[0] with its
+// schema (InvalidParams with the issues otherwise), run it and turn a Failure into a ResponseError.
+import type { ExecuteCommandParams, ResponseError } from 'vscode-languageserver';
+import { findCommand, COMMAND_IDS } from '../commands/index.js';
+import type { Context } from '../commands/context.js';
+import { invalidArgs, toResponseError, unexpectedError, type ErrorData } from '../protocol/errors.js';
+
+export async function executeCommand(ctx: Context, params: ExecuteCommandParams): Promise<unknown | ResponseError<ErrorData>> {
+  const command = findCommand(params.command);
+  if (!command) {
+    return invalidArgs(`unknown command "${params.command}"; editls serves ${COMMAND_IDS.join(', ')}`);
+  }
+  const raw: unknown = params.arguments?.[0];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return invalidArgs(`${command.id} takes one object in arguments[0]`, [{ path: 'arguments[0]', message: `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw}` }]);
+  }
+  const parsed = command.args.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(arguments)', message: i.message }));
+    return invalidArgs(`invalid arguments for ${command.id}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+  }
+  try {
+    const result = await command.run(ctx, parsed.data);
+    return result.ok ? result.value : toResponseError(result);
+  } catch (error) {
+    ctx.log(`${command.id} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return unexpectedError(command.id, error);
+  }
+}

@@ -1,0 +1,160 @@
+// Carries planned changes out: open documents through workspace/applyEdit (versioned, so the editor
+// refuses stale edits and can undo), closed files atomically on disk or through the editor, previews
+// nowhere. Nothing of a command reaches disk when the editor refuses its part, and nothing is ever
+// written to disk under a document the editor has open.
+import { stat } from 'node:fs/promises';
+import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
+import { fail, type Result } from '../core/result.js';
+import { LineIndex, type PositionEncoding } from '../core/text/positions.js';
+import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/context.js';
+import type { ClientTraits } from '../protocol/clientTraits.js';
+import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
+import type { Settings } from '../settings.js';
+import { writeFileAtomic } from './atomicWrite.js';
+import { encodeText, readTextFile } from './fileCodec.js';
+import type { OpenDocuments } from './openDocuments.js';
+
+export interface ApplyDeps {
+  encoding: PositionEncoding;
+  traits: ClientTraits;
+  settings: Settings;
+  documents: OpenDocuments;
+  sendApplyEdit: (label: string, edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>;
+  log: (message: string) => void;
+}
+
+let annotationCounter = 0;
+
+export async function applyChanges(
+  deps: ApplyDeps,
+  changes: readonly PlannedChange[],
+  mode: ApplyMode,
+  options: { confirm: boolean; label: string },
+): Promise<Result<ApplyOutcome>> {
+  const notes: string[] = [];
+  const routes: Via[] = changes.map((c) => route(deps, c, mode));
+  for (const [i, c] of changes.entries()) {
+    if (routes[i] === 'editor' && c.created && !deps.traits.createFiles) {
+      if (mode === 'editor') {
+        return fail('apply_rejected', `${c.snapshot.resolved.relPath} does not exist and this editor cannot create files (no resourceOperations "create"); use apply "auto" or "disk"`);
+      }
+      routes[i] = 'disk';
+    }
+  }
+  const form: WorkspaceEditForm = { documentChanges: deps.traits.documentChanges };
+  if (options.confirm && deps.traits.changeAnnotations && form.documentChanges) {
+    form.annotation = { id: `editls-${++annotationCounter}`, annotation: { label: options.label, needsConfirmation: true } };
+  }
+  const docChanges = changes.map((c, i) => documentChange(deps, c, routes[i] ?? null));
+  const fullEdit = buildWorkspaceEdit(docChanges, form);
+  if (mode === 'preview') return { ok: true, via: changes.map(() => null), edit: fullEdit, notes };
+
+  // 1. Editor part first: if the editor refuses, nothing is written to disk.
+  const editorIdx = routes.flatMap((r, i) => (r === 'editor' ? [i] : []));
+  if (editorIdx.length > 0) {
+    for (const i of editorIdx) {
+      const c = changes[i]!;
+      if (c.snapshot.source === 'editor') {
+        const now = deps.documents.get(c.snapshot.uri);
+        if (!now || now.version !== c.snapshot.version || now.text !== c.snapshot.text) {
+          return fail('stale', `${c.snapshot.resolved.relPath} changed in the editor while the edit was computed; run the command again`, {
+            actual: now?.text,
+          });
+        }
+      }
+    }
+    const editorEdit = buildWorkspaceEdit(editorIdx.map((i) => docChanges[i]!), form);
+    let reply: ApplyWorkspaceEditResult;
+    try {
+      reply = await deps.sendApplyEdit(options.label, editorEdit);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return refusal(message, changes, editorIdx);
+    }
+    if (!reply.applied) return refusal(reply.failureReason ?? 'the editor did not apply the edit', changes, editorIdx);
+    for (const i of editorIdx) {
+      const c = changes[i]!;
+      if (c.snapshot.source !== 'editor') {
+        notes.push(`${c.snapshot.resolved.relPath} was not open: the editor now holds the edit in an unsaved buffer; save it (:wa, :write-all, save-some-buffers)`);
+        continue;
+      }
+      // Confirm through didChange: Neovim reports applied:true even when it skipped a stale edit.
+      const settled = await deps.documents.waitFor(
+        c.snapshot.uri,
+        (doc) => doc === undefined || doc.version !== c.snapshot.version,
+        deps.settings.applyConfirmTimeoutMs,
+      );
+      if (settled === 'timeout' || settled === undefined) continue;
+      if (settled.text !== c.newText) {
+        return fail('stale', `the editor reported the edit to ${c.snapshot.resolved.relPath} applied, but the buffer changed differently (edited meanwhile?); check it and run the command again`, {
+          actual: settled.text,
+        });
+      }
+    }
+  }
+
+  // 2. Disk part: re-check the file is still closed and unchanged, then write atomically.
+  for (const [i, c] of changes.entries()) {
+    if (routes[i] !== 'disk') continue;
+    const written = await writeToDisk(deps, c);
+    if (!written.ok) return written;
+  }
+  return { ok: true, via: routes, edit: fullEdit, notes };
+}
+
+function route(deps: ApplyDeps, c: PlannedChange, mode: ApplyMode): Via {
+  if (mode === 'preview') return null;
+  if (c.snapshot.source === 'editor') return 'editor';
+  if (mode === 'editor') return 'editor';
+  if (mode === 'disk') return 'disk';
+  return deps.settings.closedFiles === 'editor' ? 'editor' : 'disk';
+}
+
+function documentChange(deps: ApplyDeps, c: PlannedChange, via: Via): DocumentChange {
+  const base = c.created ? '' : c.snapshot.text;
+  return {
+    uri: c.snapshot.uri,
+    version: c.snapshot.source === 'editor' ? c.snapshot.version : null,
+    edits: toTextEdits(base, c.edits, deps.encoding, new LineIndex(base)),
+    create: c.created && (via !== 'disk' || deps.traits.createFiles),
+  };
+}
+
+function refusal(reason: string, changes: readonly PlannedChange[], idx: number[]) {
+  const files = idx.map((i) => changes[i]!.snapshot.resolved.relPath).join(', ');
+  const isStale = /version|changed|stale|newer|modified/i.test(reason);
+  return fail(
+    isStale ? 'stale' : 'apply_rejected',
+    isStale
+      ? `the editor refused the edit to ${files}: ${oneLine(reason)}; the buffer changed, run the command again`
+      : `the editor refused the edit to ${files}: ${oneLine(reason)}; nothing was changed`,
+    { reason },
+  );
+}
+
+async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{}>> {
+  const { resolved } = c.snapshot;
+  if (deps.documents.getByPath(resolved.absPath)) {
+    return fail('stale', `${resolved.relPath} was opened in the editor while the edit was computed; run the command again`);
+  }
+  if (c.created) {
+    return writeFileAtomic(resolved.absPath, Buffer.from(c.newText, 'utf8'), resolved.relPath, { exclusive: true, mkdirs: true });
+  }
+  const disk = c.snapshot.disk;
+  if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
+  // Cheap check first (size + mtime); only a file that looks touched is re-read and compared.
+  const info = await stat(resolved.absPath).catch(() => undefined);
+  if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
+  if (info.size !== disk.size || info.mtimeMs !== disk.mtimeMs) {
+    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER);
+    if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
+    if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
+      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text });
+    }
+  }
+  return writeFileAtomic(resolved.absPath, encodeText(c.newText, disk.encoding, disk.bom), resolved.relPath, { mode: disk.mode });
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}

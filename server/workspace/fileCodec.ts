@@ -1,0 +1,227 @@
+// Reads text files from disk and converts between bytes and text: UTF-8 (with or without BOM) and
+// BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write.
+
+import type { Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { fail, type Result } from '../core/result.js';
+
+export type FileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+export interface DiskText {
+  /** BOM-less text, line endings untouched. */
+  text: string;
+  encoding: FileEncoding;
+  bom: boolean;
+  /** Permission bits (mode & 0o7777). */
+  mode: number;
+  /** Size in bytes of what was read. */
+  size: number;
+  mtimeMs: number;
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const UTF16LE_BOM = Buffer.from([0xff, 0xfe]);
+const UTF16BE_BOM = Buffer.from([0xfe, 0xff]);
+const UTF32LE_BOM = Buffer.from([0xff, 0xfe, 0x00, 0x00]);
+const UTF32BE_BOM = Buffer.from([0x00, 0x00, 0xfe, 0xff]);
+
+// fatal: invalid sequences are errors, not U+FFFD (which would not round-trip).
+// ignoreBOM: the BOM is sliced off by hand, so a second U+FEFF is text and is kept.
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf16leDecoder = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads and decodes a text file. `displayPath` is the name used in messages. The size is checked
+ * against `maxFileSize` before any content is read.
+ */
+export async function readTextFile(absPath: string, displayPath: string, maxFileSize: number): Promise<Result<DiskText>> {
+  // stat by path first: it rejects directories and pipes before open() could block on a FIFO.
+  let st: Stats;
+  try {
+    st = await stat(absPath);
+  } catch (err) {
+    return statFailure(err, displayPath);
+  }
+  if (st.isDirectory()) return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath });
+  if (!st.isFile()) {
+    return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
+  }
+  if (st.size > maxFileSize) return tooLarge(displayPath, st.size, maxFileSize);
+
+  let buf: Buffer;
+  let mode: number;
+  let mtimeMs: number;
+  try {
+    const handle = await open(absPath, 'r');
+    try {
+      // fstat the opened file: it may have been replaced since the stat above.
+      const fst = await handle.stat();
+      if (!fst.isFile()) {
+        return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
+      }
+      if (fst.size > maxFileSize) return tooLarge(displayPath, fst.size, maxFileSize);
+      buf = await handle.readFile();
+      mode = fst.mode & 0o7777;
+      mtimeMs = fst.mtimeMs;
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    return statFailure(err, displayPath);
+  }
+  // The file may have grown between fstat and the read.
+  if (buf.length > maxFileSize) return tooLarge(displayPath, buf.length, maxFileSize);
+
+  const decoded = decodeText(buf, displayPath);
+  if (!decoded.ok) return decoded;
+  return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs };
+}
+
+/** Encodes text (BOM-less) back to bytes; encodeText(decodeText(b)) reproduces b exactly. */
+export function encodeText(text: string, encoding: FileEncoding, bom: boolean): Buffer {
+  switch (encoding) {
+    case 'utf-8':
+      return bom ? Buffer.concat([UTF8_BOM, Buffer.from(text, 'utf8')]) : Buffer.from(text, 'utf8');
+    case 'utf-16le': {
+      const body = Buffer.from(text, 'utf16le');
+      return bom ? Buffer.concat([UTF16LE_BOM, body]) : body;
+    }
+    case 'utf-16be': {
+      const body = Buffer.from(text, 'utf16le').swap16(); // Node has no UTF-16BE codec: swap each pair
+      return bom ? Buffer.concat([UTF16BE_BOM, body]) : body;
+    }
+  }
+}
+
+/**
+ * Detects the encoding from the BOM (none means UTF-8) and decodes strictly. NUL bytes in UTF-8
+ * (or U+0000 in UTF-16) mean binary_file; undecodable bytes mean unsupported_encoding.
+ */
+export function decodeText(buf: Buffer, displayPath: string): Result<{ text: string; encoding: FileEncoding; bom: boolean }> {
+  if (startsWith(buf, UTF32LE_BOM) || startsWith(buf, UTF32BE_BOM)) {
+    return fail('unsupported_encoding', `${displayPath} is UTF-32; editls reads UTF-8 or BOM-marked UTF-16, convert the file first`, {
+      path: displayPath,
+    });
+  }
+  if (startsWith(buf, UTF16LE_BOM) || startsWith(buf, UTF16BE_BOM)) {
+    const encoding: FileEncoding = buf[0] === 0xff ? 'utf-16le' : 'utf-16be';
+    const body = buf.subarray(2);
+    if (body.length % 2 !== 0) {
+      return fail('unsupported_encoding', `${displayPath} has a ${encoding.toUpperCase()} BOM but an odd number of bytes; the file is damaged or not UTF-16`, {
+        path: displayPath,
+        encoding,
+      });
+    }
+    let text: string;
+    try {
+      text = utf16leDecoder.decode(encoding === 'utf-16le' ? body : Buffer.from(body).swap16());
+    } catch {
+      return fail('unsupported_encoding', `${displayPath} has a ${encoding.toUpperCase()} BOM but is not valid ${encoding.toUpperCase()} (unpaired surrogate); fix or convert the file first`, {
+        path: displayPath,
+        encoding,
+      });
+    }
+    if (text.includes('\0')) return binary(displayPath);
+    return { ok: true, text, encoding, bom: true };
+  }
+
+  const bom = startsWith(buf, UTF8_BOM);
+  const body = bom ? buf.subarray(UTF8_BOM.length) : buf;
+  if (body.includes(0)) return binary(displayPath);
+  try {
+    return { ok: true, text: utf8Decoder.decode(body), encoding: 'utf-8', bom };
+  } catch {
+    const offset = firstInvalidUtf8Byte(body);
+    const line = countNewlines(body, offset) + 1;
+    return fail(
+      'unsupported_encoding',
+      `${displayPath} is not valid UTF-8 (line ${line}, byte ${offset + (bom ? UTF8_BOM.length : 0)}; perhaps Latin-1 or Windows-1252); editls reads UTF-8 or BOM-marked UTF-16, convert the file first`,
+      { path: displayPath, line, byteOffset: offset + (bom ? UTF8_BOM.length : 0) },
+    );
+  }
+}
+
+/**
+ * Offset in `body` (known to be invalid UTF-8) of the sequence that breaks it. Binary search over
+ * prefixes decoded in streaming mode, where a prefix ending mid-character is still valid.
+ */
+function firstInvalidUtf8Byte(body: Buffer): number {
+  const validPrefix = (n: number) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body.subarray(0, n), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (validPrefix(body.length)) {
+    // Only the end is wrong: a character cut short. Point at its lead byte.
+    let i = body.length - 1;
+    while (i > 0 && ((body[i] ?? 0) & 0xc0) === 0x80) i--;
+    return i;
+  }
+  let lo = 0; // prefix of lo bytes is valid
+  let hi = body.length; // prefix of hi bytes is not
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (validPrefix(mid)) lo = mid;
+    else hi = mid;
+  }
+  // Byte hi-1 is where decoding failed. A byte that could start a character there means the
+  // sequence before it was cut short: point at that sequence's lead byte (at most 3 bytes back).
+  const last = hi - 1;
+  const b = body[last] ?? 0;
+  const from = b < 0x80 || (b >= 0xc2 && b <= 0xf4) ? last - 1 : last;
+  for (let j = from; j >= 0 && j >= last - 3; j--) {
+    const c = body[j] ?? 0;
+    if (c >= 0xc0) return j;
+    if (c < 0x80) break;
+  }
+  return last;
+}
+
+function countNewlines(buf: Buffer, end: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(0x0a); i !== -1 && i < end; i = buf.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
+function startsWith(buf: Buffer, prefix: Buffer): boolean {
+  return buf.length >= prefix.length && buf.subarray(0, prefix.length).equals(prefix);
+}
+
+function binary(displayPath: string) {
+  return fail('binary_file', `${displayPath} looks binary (it contains NUL bytes); editls only edits text files`, { path: displayPath });
+}
+
+function tooLarge(displayPath: string, size: number, maxFileSize: number) {
+  return fail(
+    'too_large',
+    `${displayPath} is ${formatBytes(size)} (${size} bytes), over the maxFileSize limit of ${formatBytes(maxFileSize)} (${maxFileSize} bytes); raise maxFileSize in the editls settings or edit the file another way`,
+    { path: displayPath, size, maxFileSize },
+  );
+}
+
+function statFailure(err: unknown, displayPath: string) {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return fail('file_not_found', `${displayPath} does not exist; to create it, call editls.edit with an empty old_string`, {
+      path: displayPath,
+    });
+  }
+  if (code === 'EISDIR') return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath, code });
+  return fail('io_error', `cannot read ${displayPath}: ${describeError(err)}`, { path: displayPath, code });
+}
+
+/** "EACCES: permission denied" from a Node fs error, without the absolute path Node appends. */
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const comma = err.message.indexOf(', ');
+  return comma > 0 ? err.message.slice(0, comma) : err.message;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}

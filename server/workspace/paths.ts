@@ -1,0 +1,182 @@
+// Turns a path argument (relative, absolute or file:// URI) into a real, symlink-free absolute path
+// and confines it to the workspace folders before any file is read or written.
+
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fail, type Result } from '../core/result.js';
+
+export interface ResolvedPath {
+  /** Absolute, symlinks resolved (for a missing file: its nearest existing ancestor, resolved, plus the rest). */
+  absPath: string;
+  /** file:// URI of absPath. */
+  uri: string;
+  /** Relative to the first workspace folder, '/'-separated (starts with ../ for a file in another folder). */
+  relPath: string;
+  /** A regular file exists at absPath. */
+  exists: boolean;
+  /** The (realpath'd) workspace folder that contains absPath; the innermost one when folders nest. */
+  folder: string;
+}
+
+/** A URI scheme of two or more characters, so that a Windows drive letter (`C:`) is not taken for one. */
+const URI_SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
+
+/** Symlink hops followed through dangling links before giving up (the kernel's own limit is 40). */
+const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * Resolves `input` against the workspace folders and checks that it lies strictly inside one of them
+ * after symlinks are resolved. Fails with invalid_args, outside_workspace or io_error (a directory).
+ */
+export async function resolveWorkspacePath(input: string, folders: readonly string[]): Promise<Result<ResolvedPath>> {
+  if (typeof input !== 'string' || input.trim() === '') {
+    return fail('invalid_args', 'the path is empty; pass a file path relative to the workspace folder, an absolute path or a file:// URI', {
+      path: input,
+    });
+  }
+  if (input.includes('\0')) {
+    return fail('invalid_args', `the path ${JSON.stringify(input)} contains a NUL character; pass a plain file path`, { path: input });
+  }
+
+  let candidate: string | undefined;
+  const scheme = URI_SCHEME.exec(input)?.[1];
+  if (scheme !== undefined) {
+    if (scheme.toLowerCase() !== 'file') {
+      return fail('invalid_args', `${input} is a ${scheme}: URI; editls only edits files on disk, pass a path or a file:// URI`, {
+        path: input,
+      });
+    }
+    candidate = uriToPath(input);
+    if (candidate === undefined || candidate.includes('\0')) {
+      return fail('invalid_args', `${input} is not a valid local file:// URI; pass a path or a URI like file:///home/me/project/a.ts`, {
+        path: input,
+      });
+    }
+  }
+
+  if (folders.length === 0) {
+    return fail('outside_workspace', `cannot resolve ${input}: no workspace folder is open; open a folder (workspaceFolders or rootUri) first`, {
+      path: input,
+      folders: [],
+    });
+  }
+
+  // Folders are compared by their real paths, so a workspace opened through a symlink still matches.
+  const realFolders = folders.map((f) => realpathOrSelf(path.resolve(f)));
+  const first = realFolders[0] as string;
+
+  if (candidate === undefined) candidate = path.isAbsolute(input) ? path.resolve(input) : path.resolve(first, input);
+  const absPath = realpathOrSelf(candidate);
+
+  // Innermost containing folder wins when workspace folders nest.
+  let folder: string | undefined;
+  for (const f of realFolders) {
+    if (isStrictlyInside(absPath, f) && (folder === undefined || f.length > folder.length)) folder = f;
+  }
+
+  if (folder === undefined) {
+    if (realFolders.includes(absPath)) {
+      return fail('io_error', `${input} is a directory (the workspace folder itself); pass the path of a file inside it`, {
+        path: input,
+        absPath,
+      });
+    }
+    const resolvedNote = absPath === path.resolve(candidate) ? '' : ` (it resolves to ${absPath})`;
+    const list = realFolders.join(', ');
+    return fail(
+      'outside_workspace',
+      `${input} is outside the workspace${resolvedNote}; editls only touches files inside the workspace folder${realFolders.length > 1 ? 's' : ''} ${list}`,
+      { path: input, absPath, folders: realFolders },
+    );
+  }
+
+  let exists = false;
+  try {
+    const st = await stat(absPath);
+    if (st.isDirectory()) {
+      return fail('io_error', `${input} is a directory; pass the path of a file`, { path: input, absPath });
+    }
+    if (!st.isFile()) {
+      return fail('io_error', `${input} is not a regular file (a device, socket or pipe); editls only edits regular files`, {
+        path: input,
+        absPath,
+      });
+    }
+    exists = true;
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      return fail('io_error', `cannot access ${input}: ${code ?? String(err)}`, { path: input, absPath, code });
+    }
+  }
+
+  return {
+    ok: true,
+    absPath,
+    uri: pathToFileURL(absPath).href,
+    relPath: path.relative(first, absPath).split(path.sep).join('/'),
+    exists,
+    folder,
+  };
+}
+
+/** file:// URI to a filesystem path (percent-decoded); undefined for other schemes or a malformed/remote URI. */
+export function uriToPath(uri: string): string | undefined {
+  if (!/^file:/i.test(uri)) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined; // malformed, a remote host, or an encoded '/' in a segment
+  }
+}
+
+/**
+ * Synchronous realpath: the real path of an existing path; for a missing one, the real path of its
+ * nearest existing ancestor plus the remaining segments. Dangling symlinks along the way are followed
+ * to where they point, so a link to a missing file outside the workspace resolves outside.
+ */
+export function realpathOrSelf(p: string): string {
+  return resolveReal(path.resolve(p), 0);
+}
+
+function resolveReal(p: string, hops: number): string {
+  try {
+    return realpathSync.native(p);
+  } catch (err) {
+    const code = errnoCode(err);
+    // ELOOP, EACCES and friends: nothing better is knowable; the later read or write reports it.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return p;
+  }
+  const parent = path.dirname(p);
+  if (parent === p) return p;
+  const realParent = resolveReal(parent, hops);
+  const here = path.join(realParent, path.basename(p));
+  if (hops < MAX_SYMLINK_HOPS) {
+    // A relative link target is relative to the directory that really holds the link.
+    const target = danglingLinkTarget(here);
+    if (target !== undefined) return resolveReal(path.resolve(realParent, target), hops + 1);
+  }
+  return here;
+}
+
+/** The target of `p` when `p` itself is a symlink (that realpath could not follow), else undefined. */
+function danglingLinkTarget(p: string): string | undefined {
+  try {
+    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `child` is below `parent` (not equal to it); immune to the `/ws` vs `/ws-other` prefix trick. */
+function isStrictlyInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+function errnoCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { findClosest, levenshtein, levenshteinRatio } from '../../server/core/edits/closest.js';
+
+function naiveLevenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+describe('levenshtein (bit-parallel)', () => {
+  it.each([
+    ['', '', 0],
+    ['abc', '', 3],
+    ['kitten', 'sitting', 3],
+    ['flaw', 'lawn', 2],
+    ['a'.repeat(70), 'a'.repeat(69) + 'b', 1],
+  ])('%j vs %j', (a, b, d) => {
+    expect(levenshtein(a, b)).toBe(d);
+    expect(levenshtein(b, a)).toBe(d);
+  });
+
+  it('matches the textbook DP on random strings (including > 32 and > 64 characters)', () => {
+    const str = fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' ', '😀', '中'), maxLength: 140 });
+    fc.assert(
+      fc.property(str, str, (a, b) => {
+        expect(levenshtein(a, b)).toBe(naiveLevenshtein(a, b));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('ratio', () => {
+    expect(levenshteinRatio('', '')).toBe(1);
+    expect(levenshteinRatio('abcd', 'abce')).toBe(0.75);
+  });
+});
+
+describe('findClosest', () => {
+  const file = [
+    'import x from "y";',
+    '',
+    'export function total(items: number[]): number {',
+    '  let sum = 0;',
+    '  for (const item of items) {',
+    '    sum += item;',
+    '  }',
+    '  return sum;',
+    '}',
+    '',
+    'export const answer = 42;',
+    '',
+  ].join('\n');
+
+  it('finds a multi-line region with small differences', () => {
+    const needle = 'export function total(items: number[]) {\n  let sum = 0;\n  for (const it of items) {\n    sum += it;';
+    const c = findClosest(file, needle)!;
+    expect(c.startLine).toBe(3);
+    expect(c.endLine).toBe(6);
+    expect(c.text).toBe(file.split('\n').slice(2, 6).join('\n'));
+    expect(c.similarity).toBeGreaterThan(0.8);
+    expect(c.similarity).toBeLessThan(1);
+    expect(Math.round(c.similarity * 100) / 100).toBe(c.similarity);
+  });
+
+  it('ignores whitespace differences in the similarity', () => {
+    const c = findClosest(file, 'return   sum;')!;
+    expect(c.startLine).toBe(8);
+    expect(c.similarity).toBe(1);
+  });
+
+  it('a trailing newline in the needle does not add a line', () => {
+    const c = findClosest(file, 'export const answer = 43;\n')!;
+    expect(c).toMatchObject({ startLine: 11, endLine: 11, text: 'export const answer = 42;' });
+  });
+
+  it('returns undefined when nothing is close', () => {
+    expect(findClosest(file, 'class Completely { different(): void {} }')).toBeUndefined();
+    expect(findClosest(file, '   ')).toBeUndefined();
+    expect(findClosest('', 'abc')).toBeUndefined();
+  });
+
+  it('needle longer than the file', () => {
+    const c = findClosest('alpha\nbeta', 'alpha\nbeta\ngamma');
+    expect(c).toMatchObject({ startLine: 1, endLine: 2, text: 'alpha\nbeta', similarity: 0.63 });
+  });
+
+  it('finds the right region in a large file', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 50_000; i++) lines.push(`  const value${i} = compute(${i}, "item-${i}");`);
+    lines[31_337] = '  const special = computeSomethingElse(31337, "unique-marker");';
+    const c = findClosest(lines.join('\n'), 'const special = computeSomethingElse(31337, "unique-marker")')!;
+    expect(c.startLine).toBe(31_338);
+  });
+});

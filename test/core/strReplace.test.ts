@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { computeStrReplace, type StrReplaceEntry } from '../../server/core/edits/strReplace.js';
+import { expectApplied, expectFailure } from './support.js';
+
+const FILE = 'src/b.ts';
+const e = (old: string, neu: string, allowMultiple = false): StrReplaceEntry => ({ old, new: neu, allowMultiple });
+const big = 'x'.repeat(500_000) + 'NEEDLE' + 'y'.repeat(500_000);
+
+describe('computeStrReplace: before/after table', () => {
+  const cases: {
+    name: string;
+    before: string;
+    entries: StrReplaceEntry[];
+    after: string;
+    matchedBy?: string[];
+    replacements?: number;
+  }[] = [
+    { name: 'exact', before: 'a\nb\nc\n', entries: [e('b', 'B')], after: 'a\nB\nc\n', matchedBy: ['exact'] },
+    {
+      name: 'CRLF file',
+      before: 'one\r\ntwo\r\nthree\r\n',
+      entries: [e('two\nthree', 'two\n2.5\nthree')],
+      after: 'one\r\ntwo\r\n2.5\r\nthree\r\n',
+      matchedBy: ['exact'],
+    },
+    {
+      name: 'mixed endings keep their own, new breaks take the dominant one',
+      before: 'a\r\nb\nc\r\nd\r\n',
+      entries: [e('b\nc', 'b\nx\nc')],
+      after: 'a\r\nb\nx\r\nc\r\nd\r\n',
+    },
+    { name: 'BOM kept', before: '\uFEFFx = 1;\r\n', entries: [e('x = 1;', 'x = 2;')], after: '\uFEFFx = 2;\r\n' },
+    {
+      name: 'tabs vs spaces: tab-indented old matches the tab line only',
+      before: '\tfoo\n    foo\n',
+      entries: [e('\tfoo', '\tbar')],
+      after: '\tbar\n    foo\n',
+      matchedBy: ['exact'],
+    },
+    { name: 'trailing whitespace exact', before: 'x;   \ny;\n', entries: [e('x;   \n', 'x;\n')], after: 'x;\ny;\n' },
+    { name: 'emoji', before: 'a 😀 b 👍🏽\n', entries: [e('😀 b 👍🏽', '😎 b 👍')], after: 'a 😎 b 👍\n' },
+    { name: 'CJK', before: '名前 = "太郎"\n', entries: [e('"太郎"', '"花子"')], after: '名前 = "花子"\n' },
+    { name: 'combining marks', before: 'nai\u0308ve\n', entries: [e('i\u0308', '\u00ef')], after: 'na\u00efve\n' },
+    { name: 'no final newline', before: 'a\nlast', entries: [e('last', 'final')], after: 'a\nfinal' },
+    { name: '1 MB single line', before: big, entries: [e('NEEDLE', 'pin')], after: big.replace('NEEDLE', () => 'pin') },
+    { name: '$& $1 $$ verbatim', before: 'v = 1\n', entries: [e('1', '$& $1 $$')], after: 'v = $& $1 $$\n' },
+    {
+      name: 'allowMultiple replaces all',
+      before: 'x\nx\ny\n',
+      entries: [e('x', 'z', true)],
+      after: 'z\nz\ny\n',
+      replacements: 2,
+    },
+    {
+      name: 'sequential: entry 2 matches text produced by entry 1',
+      before: 'let a = 1;\n',
+      entries: [e('a = 1', 'b = 1'), e('let b', 'const b')],
+      after: 'const b = 1;\n',
+      matchedBy: ['exact', 'exact'],
+      replacements: 2,
+    },
+    {
+      name: 'indentation tier (spaces)',
+      before: 'class A {\n  m() {\n    return 1;\n  }\n}\n',
+      entries: [e('m() {\n  return 1;\n}', 'm() {\n  return 2;\n}')],
+      after: 'class A {\n  m() {\n    return 2;\n  }\n}\n',
+      matchedBy: ['indentation'],
+    },
+    {
+      name: 'indentation tier (tabs), prefix added to every non-empty line of new',
+      before: 'fn() {\n\tif (x) {\n\t\ty();\n\t}\n}\n',
+      entries: [e('if (x) {\n\ty();\n}', 'if (x) {\n\tz();\n\n\tw();\n}')],
+      after: 'fn() {\n\tif (x) {\n\t\tz();\n\n\t\tw();\n\t}\n}\n',
+      matchedBy: ['indentation'],
+    },
+    {
+      name: 'indentation tier on a CRLF file',
+      before: 'if (a) {\r\n    b();\r\n    c();\r\n}\r\n',
+      entries: [e('b();\nc();', 'b();\nd();')],
+      after: 'if (a) {\r\n    b();\r\n    d();\r\n}\r\n',
+      matchedBy: ['indentation'],
+    },
+    {
+      name: 'a 2-space prefix does not match inside 4-space indentation (falls to whitespace tier)',
+      before: '    x\n  y\n',
+      entries: [e('x\ny', 'X\nY')],
+      after: '    X\nY\n',
+      matchedBy: ['whitespace'],
+    },
+    {
+      name: 'whitespace tier',
+      before: 'foo(a, b);\n',
+      entries: [e('foo(a,b);', 'foo(a, c);')],
+      after: 'foo(a, c);\n',
+      matchedBy: ['whitespace'],
+    },
+    {
+      name: 'whitespace tier: indented old uses new indentation from the line start',
+      before: '  if (x) {\n    y( 1 );\n  }\n',
+      entries: [e('   y(1);', '    y(2);')],
+      after: '  if (x) {\n    y(2);\n  }\n',
+      matchedBy: ['whitespace'],
+    },
+    {
+      name: 'whitespace tier: trailing newline of old and new does not add a line',
+      before: 'a  =  1;\nb = 2;\n',
+      entries: [e('a = 1;\n', 'a = 3;\n')],
+      after: 'a = 3;\nb = 2;\n',
+      matchedBy: ['whitespace'],
+    },
+    {
+      name: 'whitespace tier: leading newline of old and new does not add a line',
+      before: 'x\n    call( 1 );\n',
+      entries: [e('\n  call(1);', '\n    call(2);')],
+      after: 'x\n    call(2);\n',
+      matchedBy: ['whitespace'],
+    },
+    {
+      name: 'whitespace tier across CRLF lines',
+      before: 'f(1,\r\n  2);\r\n',
+      entries: [e('f(1, 2);', 'f(1,\n  3);')],
+      after: 'f(1,\r\n  3);\r\n',
+      matchedBy: ['whitespace'],
+    },
+    {
+      name: 'new identical to matched text counts as no change, others still apply',
+      before: 'a b\n',
+      entries: [e('a', 'a'), e('b', 'c')],
+      after: 'a c\n',
+      replacements: 1,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = expectApplied(c.before, computeStrReplace(c.before, c.entries, false, FILE), c.after);
+      expect(r.failedReplacements).toEqual([]);
+      if (c.matchedBy) expect(r.details.map((d) => d.matchedBy)).toEqual(c.matchedBy);
+      expect(r.replacements).toBe(c.replacements ?? 1);
+    });
+  }
+});
+
+describe('computeStrReplace: failures and partial success', () => {
+  it('ambiguous without allowMultiple (single entry -> overall failure)', () => {
+    const f = expectFailure(computeStrReplace('x\ny\nx\n', [e('x', 'z')], false, FILE), 'ambiguous');
+    expect(f.data?.['count']).toBe(2);
+    expect(f.data?.['lines']).toEqual([1, 3]);
+    expect(f.message).toContain('matched 2 times in src/b.ts (lines 1, 3)');
+    expect(f.data?.['failedReplacements']).toHaveLength(1);
+  });
+
+  it('ambiguous in the indentation tier', () => {
+    const before = '  a\n  b\n    a\n    b\n';
+    const f = expectFailure(computeStrReplace(before, [e('a\nb', 'c')], false, FILE), 'ambiguous');
+    expect(f.data?.['count']).toBe(2);
+    expect(f.data?.['lines']).toEqual([1, 3]);
+    expect(f.data?.['matchedBy']).toBe('indentation');
+  });
+
+  it('allowMultiple in the indentation tier replaces each with its own indentation', () => {
+    const before = '  a\n  b\n    a\n    b\n';
+    const r = expectApplied(before, computeStrReplace(before, [e('a\nb', 'c\nd', true)], false, FILE), '  c\n  d\n    c\n    d\n');
+    expect(r.details).toEqual([{ index: 0, matchedBy: 'indentation', count: 2 }]);
+  });
+
+  it('whitespace-only old never matches', () => {
+    for (const old of ['', '   ', '\n\t\n']) {
+      const f = expectFailure(computeStrReplace('a   b\n\t\n', [e(old, 'x')], false, FILE), 'not_found');
+      expect(f.message).toContain('only whitespace');
+      expect(f.message).toContain(FILE);
+    }
+  });
+
+  it('partial success reports failedReplacements and applies the rest', () => {
+    const before = 'one\ntwo\nthree\n';
+    const r = expectApplied(
+      before,
+      computeStrReplace(before, [e('one', '1'), e('missing', 'x'), e('three', '3')], false, FILE),
+      '1\ntwo\n3\n',
+    );
+    expect(r.details).toEqual([
+      { index: 0, matchedBy: 'exact', count: 1 },
+      { index: 2, matchedBy: 'exact', count: 1 },
+    ]);
+    expect(r.failedReplacements).toHaveLength(1);
+    expect(r.failedReplacements[0]).toMatchObject({ index: 1, kind: 'not_found' });
+    expect(r.replacements).toBe(2);
+  });
+
+  it('atomic: any failure applies nothing', () => {
+    const f = expectFailure(computeStrReplace('one\ntwo\ntwo\n', [e('one', '1'), e('missing', 'x'), e('two', '2')], true, FILE), 'not_found');
+    const failed = f.data?.['failedReplacements'] as { index: number; kind: string }[];
+    expect(failed.map((x) => [x.index, x.kind])).toEqual([
+      [1, 'not_found'],
+      [2, 'ambiguous'],
+    ]);
+    expect(f.message).toContain('replacements[1]');
+  });
+
+  it('atomic with everything fine applies all', () => {
+    expectApplied('one\ntwo\n', computeStrReplace('one\ntwo\n', [e('one', '1'), e('two', '2')], true, FILE), '1\n2\n');
+  });
+
+  it('all entries failing is a failure of the first kind', () => {
+    const f = expectFailure(computeStrReplace('a\na\n', [e('a', 'b'), e('zzz', 'y')], false, FILE), 'ambiguous');
+    const failed = f.data?.['failedReplacements'] as { index: number; kind: string }[];
+    expect(failed.map((x) => x.kind)).toEqual(['ambiguous', 'not_found']);
+  });
+
+  it('not_found carries the closest candidate', () => {
+    const before = 'start\nconst total = items.reduce((a, b) => a + b, 0);\nend\n';
+    const f = expectFailure(computeStrReplace(before, [e('const total = items.reduce((x, y) => x + y, 0);', 'x')], false, FILE), 'not_found');
+    expect(f.data?.['closest']).toMatchObject({ startLine: 2, endLine: 2, text: 'const total = items.reduce((a, b) => a + b, 0);' });
+  });
+
+  it('nothing changed overall is no_change', () => {
+    expectFailure(computeStrReplace('a b\n', [e('a', 'a')], false, FILE), 'no_change');
+    expectFailure(computeStrReplace('a b\n', [e('a', 'z'), e('z', 'a')], false, FILE), 'no_change');
+    expectFailure(computeStrReplace('a\r\nb\r\n', [e('a\r\nb', 'a\nb')], false, FILE), 'no_change');
+  });
+
+  it('a later entry does not see a failed earlier one', () => {
+    const before = 'alpha beta\n';
+    const r = expectApplied(before, computeStrReplace(before, [e('gamma', 'x'), e('beta', 'delta')], false, FILE), 'alpha delta\n');
+    expect(r.failedReplacements.map((f) => f.index)).toEqual([0]);
+  });
+
+  it('no entries is invalid_args', () => {
+    expectFailure(computeStrReplace('x', [], false, FILE), 'invalid_args');
+  });
+});
+
+describe('computeStrReplace: minimal edits over several entries', () => {
+  it('final edits touch only changed spans, untouched CRLF kept', () => {
+    const before = 'l1\r\nl2\r\nl3\r\nl4\r\n';
+    const r = expectApplied(before, computeStrReplace(before, [e('l1', 'L1'), e('l4', 'L4'), e('L1\nl2', 'L1\nl2')], false, FILE), 'L1\r\nl2\r\nl3\r\nL4\r\n');
+    expect(r.edits.map((x) => before.slice(x.start, x.end))).toEqual(['l', 'l']);
+  });
+});

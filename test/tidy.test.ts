@@ -1,0 +1,100 @@
+// Keeps the architecture honest (ARCHITECTURE.md, "Invariants"): core is pure, the dependency
+// rule holds, nothing under server/ writes to stdout, every file says what it owns, and every
+// registered command is documented in the README.
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { COMMAND_IDS } from '../server/commands/index.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) return tsFiles(p);
+    return p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const serverFiles = tsFiles(path.join(ROOT, 'server'));
+
+function imports(file: string): { spec: string; typeOnly: boolean }[] {
+  const src = readFileSync(file, 'utf8');
+  const out: { spec: string; typeOnly: boolean }[] = [];
+  for (const m of src.matchAll(/^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+['"]([^'"]+)['"]/gm)) {
+    out.push({ spec: m[3]!, typeOnly: Boolean(m[2]) });
+  }
+  for (const m of src.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1]!, typeOnly: false });
+  return out;
+}
+
+function layerOf(file: string): string {
+  const rel = path.relative(path.join(ROOT, 'server'), file).split(path.sep);
+  return rel.length === 1 ? 'top' : rel[0]!;
+}
+
+function targetLayer(file: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  return layerOf(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
+}
+
+describe('architecture invariants', () => {
+  it('core imports no LSP, no IO and nothing outside core', () => {
+    const bad: string[] = [];
+    for (const f of serverFiles.filter((f) => layerOf(f) === 'core')) {
+      for (const { spec } of imports(f)) {
+        const outside = spec.startsWith('.') ? targetLayer(f, spec) !== 'core' : !['diff'].includes(spec);
+        if (outside) bad.push(`${path.relative(ROOT, f)} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('follows main -> server -> handlers -> commands -> protocol -> core (workspace implements Context)', () => {
+    // Which layers each layer may import at run time; `import type` may also reach workspace from commands.
+    const allowed: Record<string, string[]> = {
+      top: ['top', 'handlers', 'commands', 'protocol', 'core', 'workspace'],
+      handlers: ['handlers', 'commands', 'protocol', 'core'],
+      commands: ['commands', 'protocol', 'core', 'top'],
+      protocol: ['protocol', 'core'],
+      workspace: ['workspace', 'protocol', 'core', 'top', 'commands'],
+      core: ['core'],
+    };
+    const bad: string[] = [];
+    for (const f of serverFiles) {
+      const from = layerOf(f);
+      for (const { spec, typeOnly } of imports(f)) {
+        const to = targetLayer(f, spec);
+        if (to === undefined) continue;
+        if (typeOnly && from === 'commands' && to === 'workspace') continue;
+        if (from === 'workspace' && to === 'commands' && !typeOnly) bad.push(`${path.relative(ROOT, f)} imports ${spec} at run time`);
+        else if (!(allowed[from] ?? []).includes(to)) bad.push(`${path.relative(ROOT, f)} (${from}) imports ${spec} (${to})`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('nothing under server/ writes to stdout', () => {
+    const bad = serverFiles.filter((f) => /(?<![.\w])console\.(log|info|debug|warn|error|trace|dir|table)\b|process\.stdout/.test(readFileSync(f, 'utf8')));
+    expect(bad.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('only main.ts touches process', () => {
+    const bad = serverFiles.filter((f) => !f.endsWith(path.join('server', 'main.ts')) && /\bprocess\.(exit|argv|stdin|stdout|on|kill|env)\b/.test(readFileSync(f, 'utf8')));
+    expect(bad.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('every server file opens with a comment saying what it owns', () => {
+    const bad = serverFiles.filter((f) => !/^\/\/ \S/.test(readFileSync(f, 'utf8')));
+    expect(bad.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('every command id is documented in the README and the code map lists every module folder', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(COMMAND_IDS.filter((id) => !readme.includes(`\`${id}\``))).toEqual([]);
+    const arch = readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const modules = serverFiles.map((f) => path.relative(path.join(ROOT, 'server'), f).replace(/\\/g, '/'));
+    expect(modules.filter((m) => !arch.includes(m))).toEqual([]);
+  });
+});
