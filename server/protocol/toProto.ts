@@ -10,16 +10,17 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { SpanEdit } from '../core/text/spanEdit.js';
-import { LineIndex, type PositionEncoding } from '../core/text/positions.js';
+import type { LineIndex, PositionEncoding } from '../core/text/positions.js';
+import { positionsAt } from '../core/text/sparsePositions.js';
 
 export function toTextEdits(text: string, edits: readonly SpanEdit[], encoding: PositionEncoding, index?: LineIndex): TextEdit[] {
-  const lines = index ?? new LineIndex(text);
-  return [...edits]
-    .sort((a, b) => a.start - b.start)
-    .map((e) => ({
-      range: { start: lines.positionAt(e.start, encoding), end: lines.positionAt(e.end, encoding) },
-      newText: e.newText,
-    }));
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  if (index) {
+    return sorted.map((e) => ({ range: { start: index.positionAt(e.start, encoding), end: index.positionAt(e.end, encoding) }, newText: e.newText }));
+  }
+  // One forward scan for all edit boundaries: no full line index for a 10 MB file with one edit.
+  const positions = positionsAt(text, sorted.flatMap((e) => [e.start, e.end]), encoding);
+  return sorted.map((e, i) => ({ range: { start: positions[2 * i]!, end: positions[2 * i + 1]! }, newText: e.newText }));
 }
 
 export interface DocumentChange {

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Result } from '../core/result.js';
-import { LineIndex, type PositionEncoding } from '../core/text/positions.js';
+import type { PositionEncoding } from '../core/text/positions.js';
 import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/context.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
@@ -115,7 +115,7 @@ function documentChange(deps: ApplyDeps, c: PlannedChange, via: Via): DocumentCh
   return {
     uri: c.snapshot.uri,
     version: c.snapshot.source === 'editor' ? c.snapshot.version : null,
-    edits: toTextEdits(base, c.edits, deps.encoding, new LineIndex(base)),
+    edits: toTextEdits(base, c.edits, deps.encoding),
     create: c.created && (via !== 'disk' || deps.traits.createFiles),
   };
 }

@@ -128,9 +128,14 @@ function topIndices(values: Float64Array, k: number): number[] {
   return top;
 }
 
-/** Whitespace as String.prototype.trim sees it, for the characters that matter in code. */
+/** Whitespace as String.prototype.trim sees it. */
 function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029;
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /**
@@ -221,7 +226,7 @@ class BigramScorer {
       const base = id * k;
       if (stamp[id] !== gen) {
         stamp[id] = gen;
-        used.fill(0, base, base + k);
+        for (let j = 0; j < k; j++) used[base + j] = 0;
       }
       for (let j = 0; j < k; j++) {
         if ((used[base + j] as number) < (need[base + j] as number)) {

@@ -215,24 +215,13 @@ function findIgnoringWhitespace(text: string, oldText: string, newText: string):
   const needle = stripWhitespace(oldText);
   if (needle.length === 0) return [];
 
-  // Stripped text plus, for each of its characters, the offset in `text`.
-  const map = new Int32Array(text.length);
-  const parts: string[] = [];
+  // Stripped text (native regex, fast) plus, for each of its characters, the offset in `text`.
+  const stripped = stripWhitespace(text);
+  const map = new Int32Array(stripped.length);
   let n = 0;
-  let runStart = -1;
   for (let i = 0; i < text.length; i++) {
-    if (isWhitespace(text.charCodeAt(i))) {
-      if (runStart !== -1) {
-        parts.push(text.slice(runStart, i));
-        runStart = -1;
-      }
-    } else {
-      if (runStart === -1) runStart = i;
-      map[n++] = i;
-    }
+    if (!isWhitespace(text.charCodeAt(i))) map[n++] = i;
   }
-  if (runStart !== -1) parts.push(text.slice(runStart));
-  const stripped = parts.join('');
 
   const oldLead = /^\s*/.exec(oldText)?.[0] ?? '';
   const oldTrail = /\s*$/.exec(oldText)?.[0] ?? '';

@@ -2,7 +2,6 @@
 // line blocks) in time linear in the file size, shown on the \n-normalised, BOM-less view of the text.
 
 import type { SpanEdit } from '../text/spanEdit.js';
-import { LineIndex } from '../text/positions.js';
 
 const CR = 13;
 const LF = 10;
@@ -47,28 +46,50 @@ function lineBoundaryAtOrAfter(s: string, p: number): number {
   return i;
 }
 
-/** Splits a region made of whole lines into display lines (no break characters) and whether each had a break. */
-function splitLines(s: string, from: number, to: number): { text: string; broken: boolean }[] {
-  const out: { text: string; broken: boolean }[] = [];
+/** Number of lines in a region of whole lines: its breaks, plus a final line without a break. */
+function countLines(s: string, from: number, to: number): number {
+  if (to <= from) return 0;
+  let n = 0;
+  for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  for (let i = s.indexOf('\r', from); i !== -1 && i < to; i = s.indexOf('\r', i + 1)) {
+    if (s.charCodeAt(i + 1) !== LF) n++;
+  }
+  const last = s.charCodeAt(to - 1);
+  if (last !== LF && last !== CR) n++;
+  return n;
+}
+
+/** Appends the lines of a region of whole lines, each with `prefix`, without their break characters. */
+function emitLines(out: string[], prefix: string, s: string, from: number, to: number): void {
   let i = from;
   while (i < to) {
     let j = i;
-    while (j < to && s.charCodeAt(j) !== LF && s.charCodeAt(j) !== CR) j++;
-    const text = s.slice(i, j);
-    if (j >= to) {
-      out.push({ text, broken: false });
-      break;
+    while (j < to) {
+      const c = s.charCodeAt(j);
+      if (c === LF || c === CR) break;
+      j++;
     }
-    out.push({ text, broken: true });
+    out.push(prefix, s.slice(i, j), '\n');
+    if (j >= to) {
+      out.push(NO_NEWLINE, '\n');
+      return;
+    }
     i = s.charCodeAt(j) === CR && s.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
   }
-  return out;
 }
 
-/** Lines in the diff sense: a final segment without a break counts only when non-empty. */
-function diffLineCount(index: LineIndex, s: string): number {
-  if (s.length === 0) return 0;
-  return isLineStart(s, s.length) ? index.lineCount - 1 : index.lineCount;
+/** Start of the region of up to `n` whole lines that ends at line start `p`. */
+function linesBack(s: string, p: number, n: number): number {
+  let q = p;
+  for (let k = 0; k < n && q > 0; k++) q = lineStartAtOrBefore(s, q - 1);
+  return q;
+}
+
+/** End of the region of up to `n` whole lines that starts at line boundary `p`. */
+function linesForward(s: string, p: number, n: number): number {
+  let q = p;
+  for (let k = 0; k < n && q < s.length; k++) q = lineBoundaryAtOrAfter(s, q + 1);
+  return q;
 }
 
 function range(start: number, count: number): string {
@@ -121,23 +142,18 @@ function withoutBom(before: string, after: string, edits: readonly SpanEdit[]): 
 /** The hunks (everything after the ---/+++ header) for edits on BOM-less texts. */
 function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number): string {
   const blocks = changedBlocks(base, after, changes);
-  const beforeIndex = new LineIndex(base);
-  const beforeLines = diffLineCount(beforeIndex, base);
 
-  // Line numbers: before from its index; after = before + the line delta of the blocks so far.
+  // Line numbers: before counted incrementally; after = before + the line delta of the blocks so far.
+  let line = 0;
+  let pos = 0;
   let lineDelta = 0;
   for (const b of blocks) {
-    b.line = beforeIndex.lineOf(b.start);
-    b.afterLine = b.line + lineDelta;
+    line += countLines(base, pos, b.start);
+    pos = b.start;
+    b.line = line;
+    b.afterLine = line + lineDelta;
     lineDelta += b.afterLines - b.lines;
   }
-
-  const contextLine = (line: number): string => {
-    const start = beforeIndex.lineStart(line);
-    const text = base.slice(start, beforeIndex.lineEnd(line));
-    const last = line === beforeLines - 1 && !isLineStart(base, base.length);
-    return last ? ` ${text}\n${NO_NEWLINE}\n` : ` ${text}\n`;
-  };
 
   const out: string[] = [];
   let i = 0;
@@ -152,21 +168,24 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
     }
     const firstBlock = blocks[i] as Block;
     const lastBlock = blocks[j] as Block;
-    const oldStart = Math.max(0, firstBlock.line - context);
-    const oldEnd = Math.min(beforeLines, lastBlock.line + lastBlock.lines + context);
-    const newStart = firstBlock.afterLine - (firstBlock.line - oldStart);
-    const newEnd = lastBlock.afterLine + lastBlock.afterLines + (oldEnd - (lastBlock.line + lastBlock.lines));
-    const body: string[] = [];
-    let line = oldStart;
+    const leadFrom = linesBack(base, firstBlock.start, context);
+    const trailTo = linesForward(base, lastBlock.end, context);
+    const lead = countLines(base, leadFrom, firstBlock.start);
+    const trail = countLines(base, lastBlock.end, trailTo);
+    const oldStart = firstBlock.line - lead;
+    const oldLen = lastBlock.line + lastBlock.lines + trail - oldStart;
+    const newStart = firstBlock.afterLine - lead;
+    const newLen = lastBlock.afterLine + lastBlock.afterLines + trail - newStart;
+    out.push(`@@ -${range(oldStart, oldLen)} +${range(newStart, newLen)} @@\n`);
+    let from = leadFrom;
     for (let k = i; k <= j; k++) {
       const b = blocks[k] as Block;
-      for (; line < b.line; line++) body.push(contextLine(line));
-      for (const l of splitLines(base, b.start, b.end)) body.push(l.broken ? `-${l.text}\n` : `-${l.text}\n${NO_NEWLINE}\n`);
-      for (const l of splitLines(after, b.afterStart, b.afterEnd)) body.push(l.broken ? `+${l.text}\n` : `+${l.text}\n${NO_NEWLINE}\n`);
-      line = b.line + b.lines;
+      emitLines(out, ' ', base, from, b.start);
+      emitLines(out, '-', base, b.start, b.end);
+      emitLines(out, '+', after, b.afterStart, b.afterEnd);
+      from = b.end;
     }
-    for (; line < oldEnd; line++) body.push(contextLine(line));
-    out.push(`@@ -${range(oldStart, oldEnd - oldStart)} +${range(newStart, newEnd - newStart)} @@\n`, body.join(''));
+    emitLines(out, ' ', base, from, trailTo);
     i = j + 1;
   }
   return out.join('');
@@ -244,8 +263,8 @@ function changedBlocks(before: string, after: string, edits: readonly SpanEdit[]
       afterEnd,
       line: 0,
       afterLine: 0,
-      lines: splitLines(before, start, end).length,
-      afterLines: splitLines(after, afterStart, afterEnd).length,
+      lines: countLines(before, start, end),
+      afterLines: countLines(after, afterStart, afterEnd),
     });
     delta = baseDelta + blockDelta;
   }

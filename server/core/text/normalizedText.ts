@@ -35,12 +35,6 @@ function withEol(s: string, eol: LineEnding): string {
   return eol === '\n' || s.indexOf('\n') === -1 ? s : s.split('\n').join(eol);
 }
 
-interface OriginalEdit {
-  start: number;
-  end: number;
-  newText: string;
-}
-
 export class NormalizedText {
   readonly original: string;
   readonly text: string;
@@ -126,41 +120,47 @@ export class NormalizedText {
     const sorted = isSorted(replacements) ? replacements : [...replacements].sort((a, b) => a.start - b.start || a.end - b.end);
 
     // 1. Merge replacements that touch (so no edit undoes its neighbour), then trim and map each.
-    const groups: NormReplacement[] = [];
+    //    Groups are at least one character apart and trimming only shrinks them, so edits never touch.
+    const merged: SpanEdit[] = [];
     let prevEnd = 0;
+    let groupStart = -1;
+    let groupEnd = -1;
+    let groupText = '';
+    const flush = (): void => {
+      if (groupStart < 0) return;
+      const newText = normalizeEol(groupText);
+      const oldLen = groupEnd - groupStart;
+      const newLen = newText.length;
+      const max = Math.min(oldLen, newLen);
+      let p = 0;
+      while (p < max && text.charCodeAt(groupStart + p) === newText.charCodeAt(p)) p++;
+      if (p > 0 && isHighSurrogate(newText.charCodeAt(p - 1))) p--;
+      let q = 0;
+      while (q < max - p && text.charCodeAt(groupEnd - 1 - q) === newText.charCodeAt(newLen - 1 - q)) q++;
+      if (q > 0 && isLowSurrogate(newText.charCodeAt(newLen - q))) q--;
+      if (oldLen - p - q === 0 && newLen - p - q === 0) return;
+      merged.push({
+        start: this.toOriginal(groupStart + p),
+        end: this.toOriginal(groupEnd - q),
+        newText: withEol(p === 0 && q === 0 ? newText : newText.slice(p, newLen - q), this.eol),
+      });
+    };
     for (const r of sorted) {
       if (r.start < prevEnd || r.end < r.start || r.end > text.length || r.start < 0) {
         throw new Error(`NormalizedText.spanEdits: bad or overlapping replacement [${r.start}, ${r.end})`);
       }
       prevEnd = r.end;
-      const last = groups[groups.length - 1];
-      if (last !== undefined && last.end === r.start) {
-        last.end = r.end;
-        last.text += r.text;
+      if (groupStart >= 0 && groupEnd === r.start) {
+        groupEnd = r.end;
+        groupText += r.text;
       } else {
-        groups.push({ start: r.start, end: r.end, text: r.text });
+        flush();
+        groupStart = r.start;
+        groupEnd = r.end;
+        groupText = r.text;
       }
     }
-    // Groups are at least one character apart, and trimming only shrinks them, so edits never touch.
-    const merged: OriginalEdit[] = [];
-    for (const r of groups) {
-      const newText = normalizeEol(r.text);
-      const oldLen = r.end - r.start;
-      const newLen = newText.length;
-      const max = Math.min(oldLen, newLen);
-      let p = 0;
-      while (p < max && text.charCodeAt(r.start + p) === newText.charCodeAt(p)) p++;
-      if (p > 0 && isHighSurrogate(newText.charCodeAt(p - 1))) p--;
-      let q = 0;
-      while (q < max - p && text.charCodeAt(r.end - 1 - q) === newText.charCodeAt(newLen - 1 - q)) q++;
-      if (q > 0 && isLowSurrogate(newText.charCodeAt(newLen - q))) q--;
-      if (oldLen - p - q === 0 && newLen - p - q === 0) continue;
-      merged.push({
-        start: this.toOriginal(r.start + p),
-        end: this.toOriginal(r.end - q),
-        newText: withEol(newText.slice(p, newLen - q), this.eol),
-      });
-    }
+    flush();
 
     // 2. Keep a lone \r and a following \n from fusing into one CRLF break (which would merge two
     //    lines): complete the lone \r into a CRLF, or a new trailing \r before an untouched \n.
@@ -181,8 +181,7 @@ export class NormalizedText {
       cursor = e.end;
     }
     parts.push(original.slice(cursor));
-    const edits: SpanEdit[] = merged.map((e) => ({ start: e.start, end: e.end, newText: e.newText }));
-    return { edits, newOriginal: merged.length === 0 ? original : parts.join('') };
+    return { edits: merged, newOriginal: merged.length === 0 ? original : parts.join('') };
   }
 }
 

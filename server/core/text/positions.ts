@@ -60,21 +60,32 @@ export class LineIndex {
 
   constructor(text: string) {
     this.text = text;
-    let breaks = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === LF) breaks++;
-      else if (c === CR && text.charCodeAt(i + 1) !== LF) breaks++;
+    // Line starts follow every \n and every \r not followed by \n; native indexOf finds both.
+    let lf = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lf++;
+    let loneCr = 0;
+    for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
+      if (text.charCodeAt(i + 1) !== LF) loneCr++;
     }
-    const starts = new Int32Array(breaks + 1);
+    const starts = new Int32Array(lf + loneCr + 1);
     let n = 1;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === LF) starts[n++] = i + 1;
-      else if (c === CR && text.charCodeAt(i + 1) !== LF) starts[n++] = i + 1;
+    if (loneCr === 0) {
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
+    } else {
+      let nl = text.indexOf('\n');
+      let cr = text.indexOf('\r');
+      while (nl !== -1 || cr !== -1) {
+        if (cr !== -1 && (nl === -1 || cr < nl)) {
+          if (text.charCodeAt(cr + 1) !== LF) starts[n++] = cr + 1;
+          cr = text.indexOf('\r', cr + 1);
+        } else {
+          starts[n++] = nl + 1;
+          nl = text.indexOf('\n', nl + 1);
+        }
+      }
     }
     this.starts = starts;
-    this.lineCount = breaks + 1;
+    this.lineCount = lf + loneCr + 1;
   }
 
   /** UTF-16 offset of the start of `line` (clamped: below 0 -> 0, past the end -> text length). */
