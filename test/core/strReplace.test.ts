@@ -219,6 +219,12 @@ describe('computeStrReplace: failures and partial success', () => {
     expectFailure(computeStrReplace('a\r\nb\r\n', [e('a\r\nb', 'a\nb')], false, FILE), 'no_change');
   });
 
+  it('no_change with failures lists them', () => {
+    const f = expectFailure(computeStrReplace('a b\n', [e('zzz', 'y'), e('a', 'a')], false, FILE), 'no_change');
+    expect(f.data?.['failedReplacements']).toHaveLength(1);
+    expect(f.message).toContain('replacements[0].old not found');
+  });
+
   it('a later entry does not see a failed earlier one', () => {
     const before = 'alpha beta\n';
     const r = expectApplied(before, computeStrReplace(before, [e('gamma', 'x'), e('beta', 'delta')], false, FILE), 'alpha delta\n');

@@ -112,11 +112,12 @@ export function computeStrReplace(
 
   const { edits, newOriginal } = doc.spanEdits(seq.toReplacements());
   if (edits.length === 0) {
-    return fail(
-      'no_change',
-      `the replacements leave ${file} unchanged (each new text equals what it matched); nothing to change`,
-      failures.length > 0 ? { failedReplacements: failures } : undefined,
-    );
+    if (first !== undefined) {
+      return fail('no_change', `the replacements that matched leave ${file} unchanged and ${failures.length} failed; first failure: ${first.message}`, {
+        failedReplacements: failures,
+      });
+    }
+    return fail('no_change', `the replacements leave ${file} unchanged (each new text equals what it matched); nothing to change`);
   }
   return { ok: true, newText: newOriginal, edits, replacements, details, failedReplacements: failures };
 }

@@ -46,13 +46,20 @@ function lineBoundaryAtOrAfter(s: string, p: number): number {
   return i;
 }
 
-/** Number of lines in a region of whole lines: its breaks, plus a final line without a break. */
-function countLines(s: string, from: number, to: number): number {
+/**
+ * Number of lines in a region of whole lines: its breaks, plus a final line without a break.
+ * `hasCr` says whether `s` contains any \r; without one, native indexOf counts the \n breaks.
+ */
+function countLines(s: string, from: number, to: number, hasCr: boolean): number {
   if (to <= from) return 0;
   let n = 0;
-  for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) n++;
-  for (let i = s.indexOf('\r', from); i !== -1 && i < to; i = s.indexOf('\r', i + 1)) {
-    if (s.charCodeAt(i + 1) !== LF) n++;
+  if (hasCr) {
+    for (let i = from; i < to; i++) {
+      const c = s.charCodeAt(i);
+      if (c === LF || (c === CR && s.charCodeAt(i + 1) !== LF)) n++;
+    }
+  } else {
+    for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) n++;
   }
   const last = s.charCodeAt(to - 1);
   if (last !== LF && last !== CR) n++;
@@ -141,14 +148,15 @@ function withoutBom(before: string, after: string, edits: readonly SpanEdit[]): 
 
 /** The hunks (everything after the ---/+++ header) for edits on BOM-less texts. */
 function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number): string {
-  const blocks = changedBlocks(base, after, changes);
+  const baseCr = base.indexOf('\r') !== -1;
+  const blocks = changedBlocks(base, after, changes, baseCr, after.indexOf('\r') !== -1);
 
   // Line numbers: before counted incrementally; after = before + the line delta of the blocks so far.
   let line = 0;
   let pos = 0;
   let lineDelta = 0;
   for (const b of blocks) {
-    line += countLines(base, pos, b.start);
+    line += countLines(base, pos, b.start, baseCr);
     pos = b.start;
     b.line = line;
     b.afterLine = line + lineDelta;
@@ -170,8 +178,8 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
     const lastBlock = blocks[j] as Block;
     const leadFrom = linesBack(base, firstBlock.start, context);
     const trailTo = linesForward(base, lastBlock.end, context);
-    const lead = countLines(base, leadFrom, firstBlock.start);
-    const trail = countLines(base, lastBlock.end, trailTo);
+    const lead = countLines(base, leadFrom, firstBlock.start, baseCr);
+    const trail = countLines(base, lastBlock.end, trailTo, baseCr);
     const oldStart = firstBlock.line - lead;
     const oldLen = lastBlock.line + lastBlock.lines + trail - oldStart;
     const newStart = firstBlock.afterLine - lead;
@@ -196,7 +204,7 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
  * and end on line boundaries of their own text (so a block never cuts a line or a CRLF in either),
  * and edits whose lines touch share a block.
  */
-function changedBlocks(before: string, after: string, edits: readonly SpanEdit[]): Block[] {
+function changedBlocks(before: string, after: string, edits: readonly SpanEdit[], beforeCr: boolean, afterCr: boolean): Block[] {
   const blocks: Block[] = [];
   let delta = 0; // after offset - before offset for positions before the current edit
   let k = 0;
@@ -263,8 +271,8 @@ function changedBlocks(before: string, after: string, edits: readonly SpanEdit[]
       afterEnd,
       line: 0,
       afterLine: 0,
-      lines: countLines(before, start, end),
-      afterLines: countLines(after, afterStart, afterEnd),
+      lines: countLines(before, start, end, beforeCr),
+      afterLines: countLines(after, afterStart, afterEnd, afterCr),
     });
     delta = baseDelta + blockDelta;
   }
