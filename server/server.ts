@@ -2,7 +2,12 @@
 // configuration and workspace-folder changes, and one line per request handler.
 import {
   DidChangeConfigurationNotification,
+  ErrorCodes,
+  ExecuteCommandRequest,
+  type ExecuteCommandParams,
+  ResponseError,
   DidChangeWorkspaceFoldersNotification,
+  type CancellationToken,
   type Connection,
   type DidChangeWorkspaceFoldersParams,
   type InitializeParams,
@@ -15,16 +20,21 @@ import { executeCommand } from './handlers/executeCommand.js';
 import { negotiateEncoding } from './protocol/encoding.js';
 import { clientTraits, type ClientTraits } from './protocol/clientTraits.js';
 import { mergeSettings, SETTINGS_DEFAULTS, type Settings } from './settings.js';
-import { createContext, type ServerState } from './workspace/context.js';
+import { createContext, type RequestInfo, type ServerState } from './workspace/context.js';
 import { KeyedMutex } from './workspace/keyedMutex.js';
 import { OpenDocuments } from './workspace/openDocuments.js';
 import { realpathOrSelf, uriToPath } from './workspace/paths.js';
+import { sweepStrayTemps } from './workspace/strayTemps.js';
 
 export const SERVER_VERSION = '0.1.0';
 
 export interface ServerHooks {
   /** Called with the client's processId from initialize, so main can exit when it dies. */
   watchClientProcess?: (pid: number) => void;
+  /** Whether a process is alive (to keep another live editls's temp files during the start-up sweep). */
+  isProcessAlive?: (pid: number) => boolean;
+  /** Called when the client sends `shutdown` (main then exits 0 when stdin ends). */
+  onShutdown?: () => void;
 }
 
 export function startServer(connection: Connection, hooks: ServerHooks = {}): void {
@@ -80,6 +90,9 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onInitialized(() => {
     connection.onNotification(DidChangeWorkspaceFoldersNotification.type, onFoldersChanged);
     void pullConfiguration();
+    void sweepStrayTemps(folders, hooks.isProcessAlive ?? (() => true)).then((n) => {
+      if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
+    });
   });
   connection.onNotification(DidChangeConfigurationNotification.type, (params) => {
     if (traits.configuration) void pullConfiguration();
@@ -99,9 +112,30 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onNotification(DidChangeWorkspaceFoldersNotification.type, onFoldersChanged);
 
   documents.store.listen(connection);
-  connection.onExecuteCommand((params) => executeCommand(createContext(state()), params));
-  connection.onShutdown(() => undefined);
+  let shuttingDown = false;
+  connection.onShutdown(() => {
+    shuttingDown = true;
+    hooks.onShutdown?.();
+  });
+  /** After `shutdown` every request is refused (LSP: InvalidRequest), before any work is done. */
+  const refuseAfterShutdown = () =>
+    shuttingDown ? new ResponseError(ErrorCodes.InvalidRequest, 'editls is shutting down; no requests are served after shutdown') : undefined;
+
+  // Registered directly (not onExecuteCommand, which reads params.workDoneToken first and fails on null params).
+  connection.onRequest(
+    ExecuteCommandRequest.type,
+    (params: ExecuteCommandParams | null, token) =>
+      refuseAfterShutdown() ?? executeCommand(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { command: '' }),
+  );
   connection.listen();
+}
+
+/** An AbortSignal that follows the request's CancellationToken. */
+function requestInfo(token: CancellationToken, workDoneToken: string | number | undefined): RequestInfo {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  else token.onCancellationRequested(() => controller.abort());
+  return workDoneToken === undefined ? { signal: controller.signal } : { signal: controller.signal, workDoneToken };
 }
 
 function initialFolders(params: InitializeParams): string[] {

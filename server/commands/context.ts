@@ -46,6 +46,10 @@ export interface ApplyOutcome {
 export interface Context {
   readonly settings: Settings;
   readonly encoding: PositionEncoding;
+  /** Aborted when the client cancels the request ($/cancelRequest). */
+  readonly signal: AbortSignal;
+  /** The client's workDoneToken from the request params, if any (for $/progress). */
+  readonly workDoneToken?: string | number;
   resolvePath(input: string): Promise<Result<ResolvedPath>>;
   snapshot(resolved: ResolvedPath): Promise<Result<Snapshot>>;
   /** Serialises commands touching the same files (keys are absolute paths). */

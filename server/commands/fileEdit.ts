@@ -44,8 +44,9 @@ export interface FileEditRequest {
   path: string;
   apply: ApplyMode;
   confirm: boolean;
-  /** Pure computation on the snapshot; a missing file reaches it with source "missing" and text "". */
-  compute: (snapshot: Snapshot) => Result<Computed>;
+  /** Computation on the snapshot (pure, or async when it runs off the main thread, e.g. a regex with a
+   *  deadline); a missing file reaches it with source "missing" and text "". */
+  compute: (snapshot: Snapshot) => Result<Computed> | Promise<Result<Computed>>;
 }
 
 export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<Result<{ value: EditResult }>> {
@@ -54,7 +55,7 @@ export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<R
   return ctx.withFiles([resolved.absPath], async () => {
     const snapshot = await ctx.snapshot(resolved);
     if (!snapshot.ok) return snapshot;
-    const computed = req.compute(snapshot);
+    const computed = await req.compute(snapshot);
     if (!computed.ok) return computed;
     const change: PlannedChange = {
       snapshot,

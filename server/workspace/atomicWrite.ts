@@ -54,7 +54,9 @@ export async function writeFileAtomic(
   if (existing && options.exclusive) return alreadyExists(displayPath);
 
   const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
-  const tempPath = path.join(dir, `${TEMP_PREFIX}${[...path.basename(absPath)].slice(0, 40).join('')}.${randomBytes(6).toString('hex')}`);
+  // The writer's pid is part of the name so a sweep at start can tell a crashed writer's leftovers
+  // from a live editls (another editor window) still writing.
+  const tempPath = path.join(dir, `${TEMP_PREFIX}${process.pid}-${[...path.basename(absPath)].slice(0, 40).join('')}.${randomBytes(6).toString('hex')}`);
 
   inFlight.add(tempPath);
   let tempCreated = false;
@@ -103,7 +105,7 @@ export async function writeFileAtomic(
  * Deletes leftover temp files (TEMP_PREFIX...) directly in `folder`, e.g. after a crash, skipping any
  * this process is still writing. Returns how many were removed; errors are ignored.
  */
-export async function removeStrayTemps(folder: string): Promise<number> {
+export async function removeStrayTemps(folder: string, isAlive: (pid: number) => boolean = () => false): Promise<number> {
   let entries;
   try {
     entries = await readdir(folder, { withFileTypes: true });
@@ -114,7 +116,7 @@ export async function removeStrayTemps(folder: string): Promise<number> {
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.startsWith(TEMP_PREFIX)) continue;
     const full = path.join(folder, entry.name);
-    if (inFlight.has(full)) continue;
+    if (inFlight.has(full) || writerAlive(entry.name, isAlive)) continue;
     try {
       await unlink(full);
       removed++;
@@ -123,6 +125,17 @@ export async function removeStrayTemps(folder: string): Promise<number> {
     }
   }
   return removed;
+}
+
+/** The pid in a temp file name (TEMP_PREFIX + pid + '-'), if any. */
+export function tempWriterPid(name: string): number | undefined {
+  const m = /^\.editls-tmp-(\d+)-/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+function writerAlive(name: string, isAlive: (pid: number) => boolean): boolean {
+  const pid = tempWriterPid(name);
+  return pid !== undefined && pid !== process.pid && isAlive(pid);
 }
 
 /**

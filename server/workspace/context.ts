@@ -24,11 +24,18 @@ export interface ServerState {
   showMessage: (message: string) => void;
 }
 
-export function createContext(state: ServerState): Context {
+export interface RequestInfo {
+  signal: AbortSignal;
+  workDoneToken?: string | number;
+}
+
+export function createContext(state: ServerState, request: RequestInfo): Context {
   const settings = state.settings;
   return {
     settings,
     encoding: state.encoding,
+    signal: request.signal,
+    ...(request.workDoneToken !== undefined ? { workDoneToken: request.workDoneToken } : {}),
     resolvePath: (input) => resolveWorkspacePath(input, state.folders),
     snapshot: (resolved) => snapshotOf(state, resolved),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),

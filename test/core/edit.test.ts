@@ -1,3 +1,4 @@
+// computeEdit (editls.edit): before/after tables over line endings, BOM, Unicode and big lines, plus each failure kind.
 import { describe, expect, it } from 'vitest';
 import { computeEdit } from '../../server/core/edits/edit.js';
 import { expectApplied, expectFailure } from './support.js';

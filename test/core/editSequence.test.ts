@@ -1,3 +1,4 @@
+// EditSequence: rounds of replacements on the current text and the net change against the original.
 import { describe, expect, it } from 'vitest';
 import { EditSequence } from '../../server/core/text/editSequence.js';
 import type { NormReplacement } from '../../server/core/text/normalizedText.js';

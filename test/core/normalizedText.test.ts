@@ -1,3 +1,4 @@
+// NormalizedText: the normalised view (no BOM, \n breaks), offset mapping back, and minimal span edits.
 import { describe, expect, it } from 'vitest';
 import { NormalizedText, normalizeEol } from '../../server/core/text/normalizedText.js';
 import { applySpanEdits } from '../../server/core/text/spanEdit.js';

@@ -1,3 +1,4 @@
+// LineIndex and columnIn: LSP lines (\n, \r\n, \r) and characters in utf-8/16/32, round trips and clamping.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LineIndex, columnIn, type PositionEncoding } from '../../server/core/text/positions.js';

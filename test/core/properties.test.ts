@@ -1,8 +1,11 @@
+// fast-check properties: span edits keep the BOM and untouched endings and mean the intended text;
+// EditSequence equals naive string splicing; computeEdit with replace_all equals split/join.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { NormalizedText, normalizeEol, type NormReplacement } from '../../server/core/text/normalizedText.js';
 import { EditSequence } from '../../server/core/text/editSequence.js';
 import { applySpanEdits } from '../../server/core/text/spanEdit.js';
+import { computeEdit } from '../../server/core/edits/edit.js';
 
 const token = fc.constantFrom('a', ' ', '\t', '\n', '\r\n', '\r', 'é', '😀', '中', '\u0301');
 const textArb = fc.tuple(fc.boolean(), fc.array(token, { maxLength: 30 })).map(([bom, parts]) => (bom ? '\uFEFF' : '') + parts.join(''));
@@ -118,6 +121,35 @@ describe('property: EditSequence', () => {
         expect(normalizeEol(stripBom(newOriginal))).toBe(expected);
       }),
       { numRuns: 1500 },
+    );
+  });
+});
+
+describe('property: computeEdit with replace_all', () => {
+  it('equals split/join on the normalised text, keeps the BOM, and the edits reproduce newText', () => {
+    const needleArb = fc.array(token, { minLength: 1, maxLength: 3 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(textArb, needleArb, insertArb, (original, oldString, newString) => {
+        const n = NormalizedText.from(original);
+        const old = normalizeEol(oldString);
+        const neu = normalizeEol(newString);
+        const r = computeEdit(original, { oldString, newString, replaceAll: true }, 'f');
+        if (old === neu) {
+          expect(r.ok ? 'ok' : r.kind).toBe('no_change');
+          return;
+        }
+        const count = n.text.split(old).length - 1;
+        if (count === 0) {
+          expect(r.ok ? 'ok' : r.kind).toBe('not_found');
+          return;
+        }
+        if (!r.ok) throw new Error(r.message);
+        expect(r.replacements).toBe(count);
+        expect(applySpanEdits(original, r.edits)).toBe(r.newText);
+        expect(r.newText.startsWith('\uFEFF')).toBe(original.startsWith('\uFEFF'));
+        expect(normalizeEol(stripBom(r.newText))).toBe(n.text.split(old).join(neu));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -1,3 +1,4 @@
+// computeStrReplace (editls.strReplace): the three match tiers, allowMultiple, partial success, atomic and no_change.
 import { describe, expect, it } from 'vitest';
 import { computeStrReplace, type StrReplaceEntry } from '../../server/core/edits/strReplace.js';
 import { expectApplied, expectFailure } from './support.js';

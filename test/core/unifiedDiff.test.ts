@@ -1,3 +1,4 @@
+// unifiedDiff: exact git-style output for typical cases, and a property that jsdiff applies every patch.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyPatch } from 'diff';

@@ -63,6 +63,8 @@ export interface ClientOptions {
   initializationOptions?: unknown;
   configuration?: unknown;
   applyBehavior?: ApplyBehavior;
+  /** processId sent in initialize (default: this test process). */
+  processId?: number;
 }
 
 export interface ClientBuffer {
@@ -107,7 +109,7 @@ export class TestClient {
     conn.listen();
     const folders = options.folders ?? [options.root];
     const result = await conn.sendRequest('initialize', {
-      processId: process.pid,
+      processId: options.processId ?? process.pid,
       clientInfo: options.clientName ? { name: options.clientName } : undefined,
       rootUri: pathToFileURL(options.root).href,
       workspaceFolders: folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })),
