@@ -80,6 +80,8 @@ export class TestClient {
   readonly appliedEdits: WorkspaceEdit[] = [];
   readonly messages: string[] = [];
   readonly logs: string[] = [];
+  /** The latest textDocument/publishDiagnostics per URI. */
+  readonly diagnostics = new Map<string, { range: Range; message: string; severity?: number; code?: string | number; source?: string }[]>();
   stderr = '';
   encoding: Encoding = 'utf-16';
   applyBehavior: ApplyBehavior;
@@ -105,7 +107,7 @@ export class TestClient {
     conn.onRequest('window/workDoneProgress/create', () => null);
     conn.onNotification('window/showMessage', (p: { message: string }) => void client.messages.push(p.message));
     conn.onNotification('window/logMessage', (p: { message: string }) => void client.logs.push(p.message));
-    conn.onNotification('textDocument/publishDiagnostics', () => undefined);
+    conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: any[] }) => void client.diagnostics.set(p.uri, p.diagnostics));
     conn.listen();
     const folders = options.folders ?? [options.root];
     const result = await conn.sendRequest('initialize', {
@@ -189,6 +191,11 @@ export class TestClient {
     if (typeof behavior === 'function') return behavior(params);
     if (behavior === 'refuse') return { applied: false, failureReason: 'user declined' };
     if (behavior === 'error') throw new ResponseError(-32603, 'Edits on a.txt require version 2, you have 3');
+    return this.applyStrict(params);
+  }
+
+  /** Applies an edit the way VS Code / lsp-mode do: every versioned document checked first, all or nothing. */
+  async applyStrict(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
     const edit = params.edit;
     // Check every versioned document edit before applying anything (lsp-mode / VS Code behaviour).
     for (const change of edit.documentChanges ?? []) {

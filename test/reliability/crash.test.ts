@@ -2,7 +2,7 @@
 // hold the old or the new content, never a torn mix, and the temporary files of interrupted writes
 // must be gone after the next start.
 import { afterAll, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, watch } from 'node:fs';
 import { TestClient } from '../helpers/lspClient.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 import { report, size } from './budget.js';
@@ -42,8 +42,18 @@ describe('crash safety', () => {
       const onDisk = readFileSync(ws.file(f.rel), 'utf8');
       const [from, to] = onDisk === f.old ? ['OLD', 'NEW'] : ['NEW', 'OLD'];
       // replace_all rewrites every line, so a torn write would show as a mix of OLD and NEW
+      const victim = client;
+      // half the trials kill the moment a temporary file appears (inotify): inside the write itself
+      const watcher =
+        t % 2 === 0
+          ? watch(ws.file(f.rel.split('/')[0]!), (_event, name) => {
+              if (name?.startsWith('.editls-tmp-')) victim.proc.kill('SIGKILL');
+            })
+          : undefined;
       void client.exec('editls.edit', { file_path: f.rel, old_string: from, new_string: to, replace_all: true }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, (t * 7919) % 120));
+      if (watcher) await Promise.race([client.exitCode, new Promise((r) => setTimeout(r, 3000))]);
+      else await new Promise((r) => setTimeout(r, (t * 7919) % 300));
+      watcher?.close();
       client.proc.kill('SIGKILL');
       await client.exitCode;
       client.conn.dispose();
@@ -61,5 +71,6 @@ describe('crash safety', () => {
     expect(torn).toBe(0);
     expect(strayAfterRestart).toBe(0);
     expect(oldSeen + newSeen).toBe(trials);
+    expect(tempsLeftByKill).toBeGreaterThan(0); // the kills really landed inside writes
   }, 600_000);
 });
