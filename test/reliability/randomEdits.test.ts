@@ -154,7 +154,7 @@ describe('random edit sequences', () => {
         }
         current.set(spec.rel, actual);
       }),
-      { numRuns: steps * 4, seed: 424242, endOnFailure: true, interruptAfterTimeLimit: FULL ? 540_000 : 60_000 },
+      { numRuns: steps * 10, seed: 424242, endOnFailure: true, interruptAfterTimeLimit: FULL ? 540_000 : 60_000 },
     );
     report('random edit sequences', { ...stats, ...Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k.replace('editls.', ''), v])) });
     expect(problems.slice(0, 5)).toEqual([]);
