@@ -4,6 +4,9 @@ import {
   DidChangeConfigurationNotification,
   ErrorCodes,
   ExecuteCommandRequest,
+  CodeActionRequest,
+  MessageType,
+  ShowMessageNotification,
   type ExecuteCommandParams,
   ResponseError,
   DidChangeWorkspaceFoldersNotification,
@@ -13,18 +16,31 @@ import {
   type InitializeParams,
   type InitializeResult,
   type WorkspaceFolder,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  WorkDoneProgress,
+  WorkDoneProgressCancelNotification,
+  WorkDoneProgressCreateRequest,
+  WorkspaceSymbolRequest,
+  type WorkspaceSymbolParams,
 } from 'vscode-languageserver';
 import type { PositionEncoding } from './core/text/positions.js';
 import { serverCapabilities } from './capabilities.js';
 import { executeCommand } from './handlers/executeCommand.js';
+import { codeAction } from './handlers/codeAction.js';
 import { negotiateEncoding } from './protocol/encoding.js';
 import { clientTraits, type ClientTraits } from './protocol/clientTraits.js';
 import { mergeSettings, SETTINGS_DEFAULTS, type Settings } from './settings.js';
 import { createContext, type RequestInfo, type ServerState } from './workspace/context.js';
 import { KeyedMutex } from './workspace/keyedMutex.js';
 import { OpenDocuments } from './workspace/openDocuments.js';
+import { Previews } from './workspace/previews.js';
 import { realpathOrSelf, uriToPath } from './workspace/paths.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
+import { workspaceSymbol } from './handlers/workspaceSymbol.js';
+import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
+import { ProgressReporter } from './workspace/progress.js';
+import { SymbolIndex } from './workspace/symbolIndex.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -46,6 +62,19 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   const documents = new OpenDocuments(() => encoding);
   const mutex = new KeyedMutex();
   const log = (message: string) => connection.console.log(message);
+  const previews = new Previews({ encoding: () => encoding, publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }), log });
+  documents.store.onDidChangeContent((e) => previews.documentChanged(e.document.uri, e.document.getText()));
+  const progress = new ProgressReporter({
+    supported: () => traits.workDoneProgress,
+    create: (token) => connection.sendRequest(WorkDoneProgressCreateRequest.type, { token }),
+    send: (token, value) => void connection.sendProgress(WorkDoneProgress.type, token, value),
+  });
+  // The symbol index follows open buffers, saves and watched-file events file by file.
+  const symbols = new SymbolIndex({ folders: () => folders, encoding: () => encoding, documents, maxFileSize: () => settings.maxFileSize, log, startProgress: (title) => progress.start(title, { cancellable: false }) });
+  documents.store.onDidChangeContent((e) => symbols.bufferChanged(e.document.uri));
+  documents.store.onDidSave((e) => symbols.fileSaved(e.document.uri));
+  documents.store.onDidClose((e) => symbols.bufferClosed(e.document.uri));
+  let watchFiles = false;
 
   const applySettings = (raw: unknown, base: Settings) => {
     const merged = mergeSettings(base, raw);
@@ -62,7 +91,12 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     mutex,
     sendApplyEdit: (label, edit) => connection.workspace.applyEdit({ label, edit }),
     log,
-    showMessage: (message) => connection.window.showInformationMessage(message),
+    // A window/showMessage notification: vscode-languageserver's show*Message send showMessageRequest,
+    // which some clients answer with a blocking prompt.
+    showMessage: (message, level) => void connection.sendNotification(ShowMessageNotification.type, { type: level === 'error' ? MessageType.Error : MessageType.Info, message }),
+    previews,
+    progress,
+    symbols,
   });
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -70,6 +104,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     traits = clientTraits(params.capabilities);
     folders = initialFolders(params);
     initOptions = params.initializationOptions;
+    watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     applySettings(initOptions, { ...SETTINGS_DEFAULTS });
     if (typeof params.processId === 'number') hooks.watchClientProcess?.(params.processId);
     return { capabilities: serverCapabilities(encoding), serverInfo: { name: 'editls', version: SERVER_VERSION } };
@@ -89,7 +124,14 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
 
   connection.onInitialized(() => {
     connection.onNotification(DidChangeWorkspaceFoldersNotification.type, onFoldersChanged);
+    // After initialize, where vscode-languageserver installs a handler that only knows its own tokens.
+    connection.onNotification(WorkDoneProgressCancelNotification.type, (p) => progress.cancel(p.token));
     void pullConfiguration();
+    void symbols.rebuild();
+    if (watchFiles) {
+      const globPattern = `**/*.{${INDEXED_EXTENSIONS.join(',')}}`;
+      connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => log(`file watcher registration failed: ${String(error)}`));
+    }
     void sweepStrayTemps(folders, hooks.isProcessAlive ?? (() => true)).then((n) => {
       if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
     });
@@ -106,6 +148,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       if (p !== undefined && !folders.includes(p)) folders.push(p);
     }
     log(`workspace folders: ${folders.join(', ') || '(none)'}`);
+    void symbols.rebuild();
   };
   // vscode-languageserver installs its own handler for this notification during initialize when
   // the client supports workspace folders; register ours before and after so ours is the one used.
@@ -115,6 +158,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   let shuttingDown = false;
   connection.onShutdown(() => {
     shuttingDown = true;
+    symbols.dispose();
     hooks.onShutdown?.();
   });
   /** After `shutdown` every request is refused (LSP: InvalidRequest), before any work is done. */
@@ -126,6 +170,11 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     ExecuteCommandRequest.type,
     (params: ExecuteCommandParams | null, token) =>
       refuseAfterShutdown() ?? executeCommand(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { command: '' }),
+  );
+  connection.onRequest(CodeActionRequest.type, (params, token) => refuseAfterShutdown() ?? codeAction(createContext(state(), requestInfo(token, undefined)), params));
+  connection.onRequest(WorkspaceSymbolRequest.method, (params: WorkspaceSymbolParams, token): unknown => refuseAfterShutdown() ?? workspaceSymbol(createContext(state(), requestInfo(token, params.workDoneToken)), params));
+  connection.onDidChangeWatchedFiles((params) =>
+    symbols.watchedFilesChanged(params.changes.map((c) => ({ uri: c.uri, type: c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed' }))),
   );
   connection.listen();
 }

@@ -20,6 +20,8 @@ export const SETTINGS_DEFAULTS = {
   summary: 'log' as 'log' | 'message',
   /** How long (ms) to wait for the editor's didChange confirming an applied edit before trusting its reply. */
   applyConfirmTimeoutMs: 1000,
+  /** workspace/symbol: cap on the symbols one query returns. */
+  maxSymbols: 200,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -33,6 +35,7 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   regexTimeoutMs: z.number().int().min(10).max(600_000),
   summary: z.enum(['log', 'message']),
   applyConfirmTimeoutMs: z.number().int().min(0).max(60_000),
+  maxSymbols: z.number().int().min(1).max(100_000),
 };
 
 /**

@@ -1,32 +1,144 @@
-;;; editls.el --- register editls with Eglot or lsp-mode  -*- lexical-binding: t; -*-
-;; Set `editls-command' to how editls starts on your machine, then load this file.
+;;; editls.el --- editls with Eglot or lsp-mode  -*- lexical-binding: t; -*-
 
-(defvar editls-command '("node" "/path/to/editls/dist/editls.js" "--stdio"))
+;; Load this file (or copy the parts you need) after setting `editls-command'.  Tested headless in
+;; editls's CI with Emacs 28.2 + Eglot 1.9 and lsp-mode 8.0.0 (Debian bookworm).
+;;
+;; Eglot runs ONE server per buffer: with the registration below editls serves `text-mode' buffers
+;; (and any mode you add to `editls-eglot-modes'), instead of another server for those modes.
+;; lsp-mode runs editls as an add-on next to the language's own server.
+;;
+;; Commands:
+;;   M-x editls-replace         replace in the current file (active region = those lines only)
+;;   M-x editls-apply-preview   apply the latest preview (or C-u: ask for its id)
+;;   M-x editls-discard-preview
+;; Previews also show as hint diagnostics with "editls: apply previewed edit ..." code actions:
+;; M-x eglot-code-actions / eglot-code-action-rewrite, or lsp-execute-code-action.
+;; From Lisp: (editls-execute "editls.edit" '(:file_path "a.txt" :old_string "a" :new_string "b"))
+;; returns the result plist/hash table or signals `editls-error' with (KIND MESSAGE DATA CODE).
 
-;; Eglot: editls for text and programming modes; do not ask before every server edit.
+(require 'cl-lib)
+
+(defgroup editls nil "editls, the editing language server." :group 'tools)
+
+(defcustom editls-command '("node" "/path/to/editls/dist/editls.js" "--stdio")
+  "How editls starts on this machine (`editls --stdio' when installed with npm link)."
+  :type '(repeat string))
+
+(defcustom editls-initialization-options '(:summary "message")
+  "editls settings sent in initializationOptions (see the README's Settings)."
+  :type 'plist)
+
+(defcustom editls-eglot-modes '(text-mode)
+  "Major modes whose buffers Eglot connects to editls."
+  :type '(repeat symbol))
+
+(define-error 'editls-error "editls")
+
+(defvar editls-last-preview nil "The newest previewId a command returned.")
+
+;;; Eglot
+
 (with-eval-after-load 'eglot
-  (add-to-list 'eglot-server-programs `((text-mode prog-mode) . ,editls-command))
-  (setq eglot-confirm-server-initiated-edits nil)   ; Eglot <= 1.16
-  (setq eglot-confirm-server-edits nil))            ; Eglot >= 1.17
+  (add-to-list 'eglot-server-programs
+               `(,editls-eglot-modes . (,@editls-command :initializationOptions ,editls-initialization-options)))
+  ;; Eglot asks y-or-n-p before every server-initiated edit unless told not to.
+  (setq eglot-confirm-server-initiated-edits nil)  ; Eglot <= 1.16
+  (setq eglot-confirm-server-edits nil))           ; Eglot >= 1.17
 
-;; lsp-mode: an add-on server next to the language's own.
+;;; lsp-mode
+
 (with-eval-after-load 'lsp-mode
   (lsp-register-client
    (make-lsp-client :new-connection (lsp-stdio-connection (lambda () editls-command))
-                    :activation-fn (lambda (&rest _) t)
-                    :add-on? t
-                    :server-id 'editls)))
+                    :activation-fn (lambda (&rest _) t)   ; every file
+                    :add-on? t                            ; next to the language's server
+                    :initialization-options (lambda () editls-initialization-options)
+                    :server-id 'editls))
+  ;; lsp-mode runs a lone code action without asking; editls offers "remove trailing
+  ;; whitespace" alone on many lines, so ask first.
+  (setq lsp-auto-execute-action nil))
+
+;;; Talking to the server
+
+(defun editls--get (obj key)
+  "KEY (a keyword) of OBJ, a plist (Eglot) or a hash table (lsp-mode)."
+  (cond ((hash-table-p obj) (gethash (substring (symbol-name key) 1) obj))
+        ((listp obj) (plist-get obj key))))
+
+(defun editls--lsp-mode-workspace ()
+  (and (fboundp 'lsp-workspaces)
+       (cl-find-if (lambda (w) (eq (lsp--client-server-id (lsp--workspace-client w)) 'editls))
+                   (lsp-workspaces))))
+
+(defun editls--eglot-server ()
+  (and (fboundp 'eglot-current-server) (eglot-current-server)))
+
+(defun editls--signal (code message data)
+  (signal 'editls-error (list (or (editls--get data :kind) code) message data code)))
 
 (defun editls-execute (command args)
-  "Run editls COMMAND with ARGS (a plist) and return the result."
-  (cond
-   ((and (fboundp 'eglot-current-server) (eglot-current-server))
-    (if (fboundp 'eglot-execute)
-        (eglot-execute (eglot-current-server) (list :command command :arguments (vector args)))
-      (eglot-execute-command (eglot-current-server) (intern command) (vector args))))
-   ((fboundp 'lsp-request)
-    (lsp-request "workspace/executeCommand" (list :command command :arguments (vector args))))
-   (t (user-error "editls: no Eglot or lsp-mode session"))))
+  "Run editls COMMAND (a string) with ARGS (a plist) and return its result.
+Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
+\(e.g. \"not_found\"), CODE the JSON-RPC error code."
+  (let ((result
+         (cond
+          ((editls--eglot-server)
+           ;; Eglot 1.9 does not send pending changes before executeCommand; newer ones do.
+           (when (fboundp 'eglot--signal-textDocument/didChange) (eglot--signal-textDocument/didChange))
+           (condition-case err
+               (if (fboundp 'eglot-execute)
+                   (eglot-execute (editls--eglot-server) (list :command command :arguments (vector args)))
+                 (eglot-execute-command (editls--eglot-server) (intern command) (vector args)))
+             (jsonrpc-error
+              (let ((e (cdr err)))
+                (editls--signal (alist-get 'jsonrpc-error-code e) (alist-get 'jsonrpc-error-message e) (alist-get 'jsonrpc-error-data e))))))
+          ((editls--lsp-mode-workspace)
+           ;; Only editls gets the request (lsp-mode would ask every server that runs commands).
+           (let (done result error)
+             (with-lsp-workspace (editls--lsp-mode-workspace)
+               (lsp-request-async "workspace/executeCommand" (list :command command :arguments (vector args))
+                                  (lambda (r) (setq result r done t))
+                                  :error-handler (lambda (e) (setq error e done t))
+                                  :mode 'detached))
+             (with-timeout (60 (user-error "editls: %s timed out" command))
+               (while (not done) (accept-process-output nil 0.05)))
+             (when error
+               (editls--signal (editls--get error :code) (editls--get error :message) (editls--get error :data)))
+             result))
+          (t (user-error "editls: no Eglot or lsp-mode connection to editls in this buffer")))))
+    (when (editls--get result :previewId) (setq editls-last-preview (editls--get result :previewId)))
+    result))
+
+(defun editls--report (command args)
+  "Run COMMAND with ARGS interactively: show the summary, or the error with its kind."
+  (condition-case err
+      (let ((result (editls-execute command args)))
+        (message "%s" (or (editls--get result :message) "editls: done"))
+        result)
+    (editls-error (message "editls: %s (%s)" (nth 2 err) (nth 1 err)) nil)))
+
+;;; Commands
+
+(defun editls-replace (search replace)
+  "Replace SEARCH by REPLACE in the current file (only the region's lines when active)."
+  (interactive
+   (let ((s (read-string "editls replace: ")))
+     (list s (read-string (format "replace %s with: " s)))))
+  (let ((args (list :path (buffer-file-name) :search search :replace replace)))
+    (when (use-region-p)
+      (setq args (append args (list :start_line (line-number-at-pos (region-beginning))
+                                    :end_line (line-number-at-pos (max (region-beginning) (1- (region-end))))))))
+    (editls--report "editls.searchAndReplace" args)))
+
+(defun editls-apply-preview (&optional id)
+  "Apply preview ID (default: the latest)."
+  (interactive (list (if current-prefix-arg (read-string "previewId: ") editls-last-preview)))
+  (if id (editls--report "editls.applyPreview" (list :id id)) (user-error "editls: no pending preview")))
+
+(defun editls-discard-preview (&optional id)
+  "Discard preview ID (default: the latest)."
+  (interactive (list (if current-prefix-arg (read-string "previewId: ") editls-last-preview)))
+  (if id (editls--report "editls.discardPreview" (list :id id)) (user-error "editls: no pending preview")))
 
 (provide 'editls)
 ;;; editls.el ends here

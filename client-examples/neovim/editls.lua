@@ -1,38 +1,245 @@
--- editls for Neovim 0.7+ : start the server for the current buffer's project and attach it.
--- Put this file on your runtimepath (or :luafile it) and set EDITLS_JS to the bundle, e.g.
---   let $EDITLS_JS = expand('~/src/editls/dist/editls.js')
--- Call a command with :lua require('editls').exec('editls.edit', { file_path = ..., old_string = ..., new_string = ... })
+-- editls for Neovim: starts editls next to your other language servers and adds user commands.
+-- Works on Neovim 0.7-0.10 (vim.lsp.start_client, tested on 0.7.2 in editls's CI) and on 0.11+
+-- (vim.lsp.config / vim.lsp.enable, written from the 0.11 docs; not run in CI).
+--
+-- Install: put this file on your runtimepath as lua/editls.lua (or :luafile it) and call
+--   require('editls').setup({ cmd = { 'node', '/path/to/editls/dist/editls.js', '--stdio' } })
+-- Every option is optional: `cmd` defaults to $EDITLS_JS (run with node) or `editls` on PATH;
+-- `init_options` are editls settings (see the README), `root_markers` find the workspace folder.
+--
+-- Commands (each reports editls's one-line summary; errors show their kind):
+--   :EditlsReplace           replace in the current file (asks for the text and the replacement;
+--                            with a range, e.g. :'<,'>EditlsReplace, only in those lines)
+--   :'<,'>EditlsStrReplace   replace the visual selection (asks for the new text)
+--   :EditlsSearch {regex}    search the workspace (ripgrep syntax) into the quickfix list;
+--                            unsaved buffers are searched as you see them
+--   :EditlsSymbols [query]   workspace symbols into the quickfix list
+--   :EditlsApplyPreview [id] apply the pending preview (default: the latest one)
+--   :EditlsDiscardPreview [id]
+-- Previews also show as hint diagnostics with "editls: apply previewed edit …" / "discard" code
+-- actions (vim.lsp.buf.code_action(), `gra` on 0.11), next to the no-input actions (trailing
+-- whitespace, mixed line endings). One `u` undoes one editls command.
 local M = {}
 
-local server = os.getenv('EDITLS_JS') or 'editls'
+local has_011 = vim.fn.has('nvim-0.11') == 1
 
-function M.start()
-  local cmd = server:match('%.js$') and { 'node', server, '--stdio' } or { server, '--stdio' }
+M.options = {
+  cmd = nil,
+  -- Helix-style feedback for every command; set to 'log' to keep quiet.
+  init_options = { summary = 'message' },
+  root_markers = { '.git', '.hg', 'package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod' },
+}
+
+--- The newest previewId seen in a result (for :EditlsApplyPreview without an id).
+M.last_preview = nil
+
+local function default_cmd()
+  local js = os.getenv('EDITLS_JS')
+  if js and js ~= '' then return { 'node', js, '--stdio' } end
+  return { 'editls', '--stdio' }
+end
+
+local function find_root(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local start = name ~= '' and vim.fn.fnamemodify(name, ':p:h') or vim.fn.getcwd()
+  for _, marker in ipairs(M.options.root_markers) do
+    local dir = vim.fn.finddir(marker, start .. ';')
+    -- a found folder ends in '/' with :p, so :h:h is its parent; a found file's parent is :h
+    if dir ~= '' then return vim.fn.fnamemodify(dir, ':p:h:h') end
+    local file = vim.fn.findfile(marker, start .. ';')
+    if file ~= '' then return vim.fn.fnamemodify(file, ':p:h') end
+  end
+  return vim.fn.getcwd()
+end
+
+--- The editls client attached to `bufnr` (or any running one).
+function M.client(bufnr)
+  local clients = has_011 and vim.lsp.get_clients({ name = 'editls' }) or vim.lsp.get_active_clients()
+  local fallback
+  for _, c in ipairs(clients) do
+    if c.name == 'editls' then
+      if bufnr and vim.lsp.buf_is_attached(bufnr, c.id) then return c end
+      fallback = fallback or c
+    end
+  end
+  return fallback
+end
+
+local function request(client, method, params, handler, bufnr)
+  if has_011 then return client:request(method, params, handler, bufnr) end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function notify_error(err)
+  local kind = type(err.data) == 'table' and err.data.kind or tostring(err.code)
+  vim.notify(('editls: %s (%s)'):format(err.message, kind), vim.log.levels.ERROR)
+end
+
+--- Runs an editls command; `on_result(result)` gets the result, errors are shown with their kind.
+--- Only the editls client receives it (vim.lsp.buf.execute_command would ask every server).
+function M.exec(command, args, on_result, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    vim.notify('editls is not running for this buffer', vim.log.levels.WARN)
+    return
+  end
+  request(client, 'workspace/executeCommand', { command = command, arguments = { args } }, function(err, result)
+    if err then
+      notify_error(err)
+    elseif result then
+      if result.previewId then M.last_preview = result.previewId end
+      -- With summary = "message" editls already sent the summary as window/showMessage.
+      if M.options.init_options.summary ~= 'message' and result.message then vim.notify(result.message) end
+      if on_result then on_result(result) end
+    end
+  end, bufnr)
+end
+
+local function buffer_path(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' then
+    vim.notify('editls: the buffer has no file name', vim.log.levels.WARN)
+    return nil
+  end
+  return vim.fn.fnamemodify(name, ':p')
+end
+
+local function replace_in_file(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local path = buffer_path(bufnr)
+  if not path then return end
+  vim.ui.input({ prompt = 'editls replace: ' }, function(search)
+    if not search or search == '' then return end
+    vim.ui.input({ prompt = ('replace %q with: '):format(search) }, function(replace)
+      if replace == nil then return end
+      local args = { path = path, search = search, replace = replace }
+      if opts.range > 0 then
+        args.start_line, args.end_line = opts.line1, opts.line2
+      end
+      M.exec('editls.searchAndReplace', args, nil, bufnr)
+    end)
+  end)
+end
+
+--- The text of the last visual selection ('< to '>), charwise or linewise.
+local function visual_text(bufnr)
+  local s = vim.api.nvim_buf_get_mark(bufnr, '<')
+  local e = vim.api.nvim_buf_get_mark(bufnr, '>')
+  local lines = vim.api.nvim_buf_get_lines(bufnr, s[1] - 1, e[1], false)
+  if #lines == 0 then return nil end
+  if vim.fn.visualmode() == 'V' then return table.concat(lines, '\n') end
+  -- charwise: '> is the 0-based byte of the last character's start; include the whole character
+  local last = lines[#lines]
+  local stop = e[2] + 1
+  local char = vim.fn.strcharpart(last:sub(stop), 0, 1)
+  lines[#lines] = last:sub(1, stop + #char - 1)
+  lines[1] = lines[1]:sub(s[2] + 1)
+  return table.concat(lines, '\n')
+end
+
+local function str_replace_selection()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local path = buffer_path(bufnr)
+  local old = visual_text(bufnr)
+  if not path or not old or old == '' then return end
+  vim.ui.input({ prompt = 'replace selection with: ', default = old }, function(new)
+    if new == nil or new == old then return end
+    M.exec('editls.strReplace', { path = path, replacements = { { old = old, new = new } } }, nil, bufnr)
+  end)
+end
+
+local function search_workspace(opts)
+  local regex = opts.args
+  if regex == '' then
+    vim.ui.input({ prompt = 'editls search (regex): ' }, function(r)
+      if r and r ~= '' then search_workspace({ args = r }) end
+    end)
+    return
+  end
+  local client = M.client(vim.api.nvim_get_current_buf())
+  if not client then return end
+  M.exec('editls.searchFiles', { path = '.', regex = regex }, function(result)
+    local root = client.config.root_dir or vim.fn.getcwd()
+    local locations = {}
+    for _, m in ipairs(result.matches or {}) do
+      table.insert(locations, { uri = vim.uri_from_fname(root .. '/' .. m.path), range = m.range })
+    end
+    local items = vim.lsp.util.locations_to_items(locations, client.offset_encoding)
+    -- locations_to_items reads the lines from disk; show editls's text (the unsaved buffer's) instead
+    for i, m in ipairs(result.matches or {}) do
+      if items[i] then items[i].text = m.text end
+    end
+    vim.fn.setqflist({}, ' ', { title = 'editls search: ' .. regex, items = items })
+    if #items > 0 then vim.cmd('copen') end
+    vim.notify(('editls: %d match%s%s'):format(#items, #items == 1 and '' or 'es', result.truncated and ' (truncated)' or ''))
+  end)
+end
+
+local function preview_command(command)
+  return function(opts)
+    local id = opts.args ~= '' and opts.args or M.last_preview
+    if not id then
+      vim.notify('editls: no pending preview (run a command with apply = "preview" first)', vim.log.levels.WARN)
+      return
+    end
+    M.exec(command, { id = id }, function()
+      if M.last_preview == id then M.last_preview = nil end
+    end)
+  end
+end
+
+local function define_commands()
+  local cmd = vim.api.nvim_create_user_command
+  cmd('EditlsReplace', replace_in_file, { range = true, desc = 'editls: replace in the current file' })
+  cmd('EditlsStrReplace', str_replace_selection, { range = true, desc = 'editls: replace the visual selection' })
+  cmd('EditlsSearch', search_workspace, { nargs = '?', desc = 'editls: search the workspace into the quickfix list' })
+  cmd('EditlsSymbols', function(opts) vim.lsp.buf.workspace_symbol(opts.args ~= '' and opts.args or nil) end, { nargs = '?', desc = 'editls: workspace symbols' })
+  cmd('EditlsApplyPreview', preview_command('editls.applyPreview'), { nargs = '?', desc = 'editls: apply the pending preview' })
+  cmd('EditlsDiscardPreview', preview_command('editls.discardPreview'), { nargs = '?', desc = 'editls: discard the pending preview' })
+end
+
+--- Starts (or reuses) the editls client for the buffer's workspace and attaches it (0.7-0.10).
+function M.attach(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then return nil end
+  local root = find_root(bufnr)
+  for _, c in ipairs(vim.lsp.get_active_clients()) do
+    if c.name == 'editls' and c.config.root_dir == root then
+      vim.lsp.buf_attach_client(bufnr, c.id)
+      return c.id
+    end
+  end
   local id = vim.lsp.start_client({
     name = 'editls',
-    cmd = cmd,
-    root_dir = vim.fn.getcwd(),
-    init_options = { closedFiles = 'disk' },
+    cmd = M.options.cmd or default_cmd(),
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = M.options.init_options,
   })
-  if id then vim.lsp.buf_attach_client(0, id) end
+  if id then vim.lsp.buf_attach_client(bufnr, id) end
   return id
 end
 
---- Runs an editls command on the attached editls client and prints its summary line.
-function M.exec(command, args)
-  for _, client in pairs(vim.lsp.get_active_clients()) do
-    if client.name == 'editls' then
-      client.request('workspace/executeCommand', { command = command, arguments = { args } }, function(err, result)
-        if err then
-          vim.notify(('editls: %s (%s)'):format(err.message, err.data and err.data.kind or '?'), vim.log.levels.ERROR)
-        elseif result then
-          vim.notify(result.message or vim.inspect(result))
-        end
-      end, 0)
-      return
-    end
+function M.setup(opts)
+  M.options = vim.tbl_deep_extend('force', M.options, opts or {})
+  define_commands()
+  if has_011 then
+    vim.lsp.config('editls', {
+      cmd = M.options.cmd or default_cmd(),
+      root_markers = M.options.root_markers,
+      init_options = M.options.init_options,
+      -- no `filetypes`: editls serves every file
+    })
+    vim.lsp.enable('editls')
+    return
   end
-  vim.notify('editls is not running (:lua require("editls").start())', vim.log.levels.WARN)
+  local group = vim.api.nvim_create_augroup('editls', { clear = true })
+  vim.api.nvim_create_autocmd('BufReadPost', { group = group, callback = function(ev) M.attach(ev.buf) end })
+  -- buffers that are already open
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.api.nvim_buf_get_name(b) ~= '' then M.attach(b) end
+  end
 end
 
 return M

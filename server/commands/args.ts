@@ -12,3 +12,8 @@ export const applyOptions = {
 };
 
 export const pathString = z.string().min(1, 'must be a non-empty path');
+
+/** Whole numbers, also as decimal strings ("12"; agents often stringify them); ranges (>= 1 etc.) are checked by the command. */
+export const intish = z.union([z.number().int(), z.string().regex(/^[+-]?\d{1,15}$/).transform(Number)], {
+  error: 'must be a whole number (12 or "12")',
+});

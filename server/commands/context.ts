@@ -3,11 +3,15 @@
 // connection directly, so they stay testable and the dependency rule holds.
 import type { WorkspaceEdit } from 'vscode-languageserver';
 import type { Result } from '../core/result.js';
+import type { ScanJob, ScanReply } from '../core/edits/regexScan.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import type { PositionEncoding } from '../core/text/positions.js';
 import type { Settings } from '../settings.js';
 import type { ResolvedPath } from '../workspace/paths.js';
 import type { DiskText } from '../workspace/fileCodec.js';
+import type { ProgressHandle } from '../workspace/progress.js';
+import type { SearchOutcome, SearchRequest } from '../workspace/ripgrepSearch.js';
+import type { SymbolHit } from '../core/symbols/types.js';
 
 /** What a command computes on: the open buffer when the editor has the file open, else the disk copy. */
 export interface Snapshot {
@@ -56,6 +60,36 @@ export interface Context {
   withFiles<T>(absPaths: readonly string[], fn: () => Promise<T>): Promise<T>;
   apply(changes: readonly PlannedChange[], mode: ApplyMode, options: { confirm: boolean; label: string }): Promise<Result<ApplyOutcome>>;
   log(message: string): void;
-  /** A one-line summary for the user (window/showMessage when `summary` is "message", else the log). */
-  summarize(message: string): void;
+  /** A one-line summary for the user (window/showMessage when `summary` is "message", else the log); errors show as errors. */
+  summarize(message: string, level?: 'info' | 'error'): void;
+  /** Previews remembered for approval (editls.applyPreview, code actions, hint diagnostics). */
+  readonly previews: PreviewStore;
+  /** Runs a regex scan off the main thread, stopped after `regexTimeoutMs` (problem "timeout") or on cancellation. */
+  scanRegex(job: ScanJob): Promise<ScanReply>;
+  /** Like resolvePath, but a folder (the workspace folder itself too, as ".") is allowed: a searchFiles scope. */
+  resolveSearchScope(input: string): Promise<Result<ResolvedPath>>;
+  /** Runs ripgrep over the scope (workspace/ripgrepSearch.ts); open buffers are searched instead of their disk copies. */
+  searchFiles(request: SearchRequest): Promise<Result<SearchOutcome>>;
+  /** $/progress on the request's workDoneToken, else (client permitting) on a token created after `delayMs`. */
+  startProgress(title: string, options?: { delayMs?: number }): ProgressHandle;
+  /** workspace/symbol: ranked definitions from the symbol index, capped at `maxSymbols`; `cancelled` on $/cancelRequest. */
+  searchSymbols(query: string): Promise<Result<{ symbols: SymbolHit[] }>>;
+}
+
+/** A preview remembered under an id: the planned changes exactly as computed, re-checked before applying. */
+export interface PreviewRecord {
+  id: string;
+  command: string;
+  changes: readonly PlannedChange[];
+  replacements: number;
+}
+
+/** Implemented in server/workspace/previews.ts; publishes hint diagnostics for the ranges each preview would change. */
+export interface PreviewStore {
+  /** Remembers a preview and returns its id. */
+  add(command: string, changes: readonly PlannedChange[]): string;
+  get(id: string): PreviewRecord | undefined;
+  /** Live previews touching the file (absolute, realpath'd), oldest first. */
+  touching(absPath: string): PreviewRecord[];
+  remove(ids: readonly string[]): void;
 }

@@ -1,11 +1,13 @@
 // The path every single-file edit command takes: resolve and confine the path, lock the file,
-// snapshot it (open buffer wins), let the command's pure computation run, apply the result in the
-// requested mode and build the contract's success result with a unified diff.
+// snapshot it (open buffer wins), let the command's computation run, apply the result in the
+// requested mode (a preview is remembered under a previewId) and build the contract's success
+// result with a unified diff and the one-line summary every command sends.
 import type { WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
-import type { ApplyMode, Context, PlannedChange, Snapshot, Via } from './context.js';
+import { boundedDiff } from '../core/edits/diffCut.js';
+import type { ApplyMode, ApplyOutcome, Context, PlannedChange, Snapshot, Via } from './context.js';
 
 export interface Computed {
   newText: string;
@@ -47,6 +49,10 @@ export interface FileEditRequest {
   /** Computation on the snapshot (pure, or async when it runs off the main thread, e.g. a regex with a
    *  deadline); a missing file reaches it with source "missing" and text "". */
   compute: (snapshot: Snapshot) => Result<Computed> | Promise<Result<Computed>>;
+  /** What `replacements` counts in the summary line (default replacement/replacements). */
+  noun?: Noun;
+  /** Keep each file's diff within this many characters (0 = unlimited; absent = whole diff); see core/edits/diffCut.ts. */
+  maxDiffChars?: number;
 }
 
 export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<Result<{ value: EditResult }>> {
@@ -66,41 +72,84 @@ export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<R
     };
     const outcome = await ctx.apply([change], req.apply, { confirm: req.confirm, label: `${req.command} ${resolved.relPath}` });
     if (!outcome.ok) return outcome;
-    const diff = unifiedDiff(resolved.relPath, change.created ? null : snapshot.text, change.newText, change.edits);
-    const preview = req.apply === 'preview';
-    const via = outcome.via[0] ?? null;
-    const file: FileResult = {
-      path: resolved.relPath,
-      uri: snapshot.uri,
-      replacements: change.replacements,
-      created: change.created,
-      via,
-      diff,
-    };
-    const message = summaryLine(req.command, file, preview);
-    ctx.summarize(message);
-    const value: EditResult = {
-      success: true,
-      status: preview ? 'preview' : 'applied',
-      applied: !preview,
-      filesChanged: 1,
-      replacements: change.replacements,
-      files: [file],
-      unifiedDiff: diff,
-      edit: outcome.edit,
-      message,
-      ...(outcome.notes.length > 0 ? { notes: outcome.notes } : {}),
-      ...(computed.extra ?? {}),
-    };
+    const previewId = req.apply === 'preview' ? ctx.previews.add(req.command, [change]) : undefined;
+    const value = editResult(ctx, req.command, [change], outcome, { previewId, noun: req.noun, extra: computed.extra, maxDiffChars: req.maxDiffChars });
     return { ok: true as const, value };
   });
 }
 
-function summaryLine(command: string, file: FileResult, preview: boolean): string {
-  const n = `${file.replacements} replacement${file.replacements === 1 ? '' : 's'}`;
-  if (preview) return `${command}: preview of ${n} in ${file.path}; nothing changed`;
-  const where = file.via === 'disk' ? 'written to disk' : 'applied in the editor';
-  return `${command}: ${file.created ? 'created' : n + ' in'} ${file.path}, ${where}`;
+/** What a command's count counts, singular and plural, for the summary line ("replacement"/"replacements"). */
+export type Noun = readonly [singular: string, plural: string];
+const REPLACEMENTS: Noun = ['replacement', 'replacements'];
+
+/**
+ * The contract's success result for changes that went through ctx.apply (any number of files), and
+ * the one-line summary it also sends (window/showMessage with `summary: "message"`). `previewId`
+ * marks a preview: nothing changed, the store remembers it under that id.
+ */
+export function editResult(
+  ctx: Context,
+  command: string,
+  changes: readonly PlannedChange[],
+  outcome: ApplyOutcome,
+  options: { previewId?: string | undefined; noun?: Noun | undefined; extra?: Record<string, unknown> | undefined; maxDiffChars?: number | undefined } = {},
+): EditResult {
+  const preview = options.previewId !== undefined;
+  const diffs = changes.map((c) =>
+    options.maxDiffChars === undefined || c.created
+      ? { text: unifiedDiff(c.snapshot.resolved.relPath, c.created ? null : c.snapshot.text, c.newText, c.edits), truncated: false }
+      : boundedDiff(c.snapshot.resolved.relPath, c.snapshot.text, c.newText, c.edits, options.maxDiffChars),
+  );
+  const files: FileResult[] = changes.map((c, i) => ({
+    path: c.snapshot.resolved.relPath,
+    uri: c.snapshot.uri,
+    replacements: c.replacements,
+    created: c.created,
+    via: outcome.via[i] ?? null,
+    diff: diffs[i]!.text,
+  }));
+  const message = summaryLine(command, files, options.previewId, options.noun ?? REPLACEMENTS);
+  ctx.summarize(message);
+  return {
+    success: true,
+    status: preview ? 'preview' : 'applied',
+    applied: !preview,
+    filesChanged: files.length,
+    replacements: files.reduce((n, f) => n + f.replacements, 0),
+    files,
+    unifiedDiff: files.map((f) => f.diff).join(''),
+    edit: outcome.edit,
+    message,
+    ...(outcome.notes.length > 0 ? { notes: outcome.notes } : {}),
+    ...(options.extra ?? {}),
+    ...(diffs.some((d) => d.truncated) ? { diffTruncated: true } : {}),
+    ...(preview ? { previewId: options.previewId } : {}),
+  };
+}
+
+function count(n: number, noun: Noun): string {
+  return `${n} ${n === 1 ? noun[0] : noun[1]}`;
+}
+
+/** "editls.edit: 1 replacement in a.txt; written to disk", "…: 3 replacements in 2 files; 1 file written to disk, 1 changed in the editor". */
+export function summaryLine(command: string, files: readonly FileResult[], previewId: string | undefined, noun: Noun = REPLACEMENTS): string {
+  const total = files.reduce((n, f) => n + f.replacements, 0);
+  const only = files.length === 1 ? files[0] : undefined;
+  const what = only?.created ? `create ${only.path}` : `${count(total, noun)} in ${only ? only.path : count(files.length, ['file', 'files'])}`;
+  if (previewId !== undefined) {
+    return `${command}: preview ${previewId}: ${what}; nothing changed yet (apply with editls.applyPreview or the code action)`;
+  }
+  const done = only?.created ? `created ${only.path}` : what;
+  const disk = files.filter((f) => f.via === 'disk').length;
+  const editor = files.filter((f) => f.via === 'editor').length;
+  const where = only
+    ? only.via === 'disk'
+      ? 'written to disk'
+      : 'changed in the editor (unsaved)'
+    : [disk > 0 ? `${count(disk, ['file', 'files'])} written to disk` : '', editor > 0 ? `${count(editor, ['file', 'files'])} changed in the editor (unsaved)` : '']
+        .filter(Boolean)
+        .join(', ');
+  return `${command}: ${done}; ${where}`;
 }
 
 /** A missing file reaching a computation that needs one. */

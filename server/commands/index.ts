@@ -3,11 +3,24 @@
 import type { CommandDefinition } from './registry.js';
 import { editCommand } from './edit.js';
 import { proposeStrReplaceCommand, strReplaceCommand } from './strReplace.js';
+import { searchAndReplaceCommand } from './searchAndReplace.js';
+import { replaceRangeCommand } from './replaceRange.js';
+import { applyPreviewCommand } from './applyPreview.js';
+import { discardPreviewCommand } from './discardPreview.js';
+import { normalizeLineEndingsCommand, trimTrailingWhitespaceCommand } from './whitespace.js';
+import { searchFilesCommand } from './searchFiles.js';
 
 export const COMMANDS: readonly CommandDefinition[] = [
   editCommand as unknown as CommandDefinition,
   strReplaceCommand as unknown as CommandDefinition,
   proposeStrReplaceCommand as unknown as CommandDefinition,
+  searchAndReplaceCommand as unknown as CommandDefinition,
+  replaceRangeCommand as unknown as CommandDefinition,
+  applyPreviewCommand as unknown as CommandDefinition,
+  discardPreviewCommand as unknown as CommandDefinition,
+  trimTrailingWhitespaceCommand as unknown as CommandDefinition,
+  normalizeLineEndingsCommand as unknown as CommandDefinition,
+  searchFilesCommand as unknown as CommandDefinition,
 ];
 
 export const COMMAND_IDS: readonly string[] = COMMANDS.map((c) => c.id);

@@ -1,11 +1,19 @@
 // workspace/executeCommand: look the command up in the registry, validate arguments[0] with its
-// schema (InvalidParams with the issues otherwise), run it and turn a Failure into a ResponseError.
-import type { ExecuteCommandParams, ResponseError } from 'vscode-languageserver';
+// schema (InvalidParams with the issues otherwise), run it and turn a Failure into a ResponseError;
+// a failure is also summarised (window/showMessage as an error with `summary: "message"`).
+import { ResponseError, type ExecuteCommandParams } from 'vscode-languageserver';
 import { findCommand, COMMAND_IDS } from '../commands/index.js';
 import type { Context } from '../commands/context.js';
 import { invalidArgs, toResponseError, unexpectedError, type ErrorData } from '../protocol/errors.js';
+import { fail } from '../core/result.js';
 
 export async function executeCommand(ctx: Context, params: ExecuteCommandParams): Promise<unknown | ResponseError<ErrorData>> {
+  const reply = await runCommand(ctx, params);
+  if (reply instanceof ResponseError) ctx.summarize(`${params.command || 'executeCommand'} failed (${String(reply.data?.kind)}): ${reply.message}`, 'error');
+  return reply;
+}
+
+async function runCommand(ctx: Context, params: ExecuteCommandParams): Promise<unknown | ResponseError<ErrorData>> {
   const command = findCommand(params.command);
   if (!command) {
     return invalidArgs(`unknown command "${params.command}"; editls serves ${COMMAND_IDS.join(', ')}`);
@@ -19,8 +27,11 @@ export async function executeCommand(ctx: Context, params: ExecuteCommandParams)
     const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(arguments)', message: i.message }));
     return invalidArgs(`invalid arguments for ${command.id}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
   }
+  // $/cancelRequest: before the command starts nothing runs; a failure after it is reported as `cancelled`.
+  if (ctx.signal.aborted) return toResponseError(fail('cancelled', `${command.id} was cancelled before it started; nothing changed`));
   try {
     const result = await command.run(ctx, parsed.data);
+    if (!result.ok && result.kind !== 'cancelled' && ctx.signal.aborted) return toResponseError(fail('cancelled', `${command.id} was cancelled (${result.message})`));
     return result.ok ? result.value : toResponseError(result);
   } catch (error) {
     ctx.log(`${command.id} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -28,3 +28,8 @@ export function unexpectedError(command: string, error: unknown): ResponseError<
   const detail = error instanceof Error ? error.message : String(error);
   return new ResponseError<ErrorData>(LSPErrorCodes.RequestFailed, `${command} failed unexpectedly: ${detail}`, { kind: 'io_error' });
 }
+
+/** A request the client cancelled ($/cancelRequest): LSP's RequestCancelled, which editors drop silently. */
+export function requestCancelled(message: string): ResponseError<ErrorData> {
+  return new ResponseError<ErrorData>(LSPErrorCodes.RequestCancelled, message, { kind: 'cancelled' });
+}

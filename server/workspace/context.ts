@@ -10,7 +10,13 @@ import { applyChanges } from './applyEdits.js';
 import { readTextFile } from './fileCodec.js';
 import type { KeyedMutex } from './keyedMutex.js';
 import type { OpenDocuments } from './openDocuments.js';
+import type { Previews } from './previews.js';
 import { resolveWorkspacePath, type ResolvedPath } from './paths.js';
+import { regexRunner } from './regexRunner.js';
+import type { ProgressReporter } from './progress.js';
+import { searchFiles } from './ripgrepSearch.js';
+import type { SymbolIndex } from './symbolIndex.js';
+import { fail } from '../core/result.js';
 
 export interface ServerState {
   folders: string[];
@@ -21,7 +27,10 @@ export interface ServerState {
   mutex: KeyedMutex;
   sendApplyEdit: (label: string, edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>;
   log: (message: string) => void;
-  showMessage: (message: string) => void;
+  showMessage: (message: string, level?: 'info' | 'error') => void;
+  previews: Previews;
+  progress: ProgressReporter;
+  symbols: SymbolIndex;
 }
 
 export interface RequestInfo {
@@ -39,15 +48,29 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     resolvePath: (input) => resolveWorkspacePath(input, state.folders),
     snapshot: (resolved) => snapshotOf(state, resolved),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
-    apply: (changes: readonly PlannedChange[], mode: ApplyMode, options) =>
-      applyChanges(
+    apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
+      const outcome = await applyChanges(
         { encoding: state.encoding, traits: state.traits, settings, documents: state.documents, sendApplyEdit: state.sendApplyEdit, log: state.log },
         changes,
         mode,
         options,
-      ),
+      );
+      // Previews computed on these files are out of date once editls changed them.
+      if (outcome.ok && mode !== 'preview') state.previews.filesChanged(changes.map((c) => c.snapshot.resolved.absPath));
+      return outcome;
+    },
     log: state.log,
-    summarize: (message) => (settings.summary === 'message' ? state.showMessage(message) : state.log(message)),
+    summarize: (message, level = 'info') => (settings.summary === 'message' ? state.showMessage(message, level) : state.log(message)),
+    previews: state.previews,
+    scanRegex: (job) => regexRunner.run(job, settings.regexTimeoutMs, request.signal),
+    resolveSearchScope: (input) => resolveWorkspacePath(input, state.folders, { directories: true }),
+    searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),
+    startProgress: (title, options = {}) =>
+      state.progress.start(title, request.workDoneToken !== undefined ? { token: request.workDoneToken } : { delayMs: options.delayMs ?? 0 }),
+    searchSymbols: async (query) => {
+      const symbols = await state.symbols.query(query, settings.maxSymbols, request.signal);
+      return symbols === 'cancelled' ? fail('cancelled', 'workspace/symbol was cancelled') : { ok: true, symbols };
+    },
   };
 }
 

@@ -18,6 +18,8 @@ export interface ResolvedPath {
   exists: boolean;
   /** The (realpath'd) workspace folder that contains absPath; the innermost one when folders nest. */
   folder: string;
+  /** A folder rather than a file (only with `{ directories: true }`, e.g. a searchFiles scope). */
+  directory?: boolean;
 }
 
 /** A URI scheme of two or more characters, so that a Windows drive letter (`C:`) is not taken for one. */
@@ -30,7 +32,11 @@ const MAX_SYMLINK_HOPS = 40;
  * Resolves `input` against the workspace folders and checks that it lies strictly inside one of them
  * after symlinks are resolved. Fails with invalid_args, outside_workspace or io_error (a directory).
  */
-export async function resolveWorkspacePath(input: string, folders: readonly string[]): Promise<Result<ResolvedPath>> {
+export async function resolveWorkspacePath(
+  input: string,
+  folders: readonly string[],
+  options: { directories?: boolean } = {},
+): Promise<Result<ResolvedPath>> {
   if (typeof input !== 'string' || input.trim() === '') {
     return fail('invalid_args', 'the path is empty; pass a file path relative to the workspace folder, an absolute path or a file:// URI', {
       path: input,
@@ -77,6 +83,9 @@ export async function resolveWorkspacePath(input: string, folders: readonly stri
   }
 
   if (folder === undefined) {
+    if (realFolders.includes(absPath) && options.directories) {
+      return { ok: true, absPath, uri: pathToFileURL(absPath).href, relPath: path.relative(first, absPath).split(path.sep).join('/') || '.', exists: true, folder: absPath, directory: true };
+    }
     if (realFolders.includes(absPath)) {
       return fail('io_error', `${input} is a directory (the workspace folder itself); pass the path of a file inside it`, {
         path: input,
@@ -95,6 +104,9 @@ export async function resolveWorkspacePath(input: string, folders: readonly stri
   let exists = false;
   try {
     const st = await stat(absPath);
+    if (st.isDirectory() && options.directories) {
+      return { ok: true, absPath, uri: pathToFileURL(absPath).href, relPath: path.relative(first, absPath).split(path.sep).join('/'), exists: true, folder, directory: true };
+    }
     if (st.isDirectory()) {
       return fail('io_error', `${input} is a directory; pass the path of a file`, { path: input, absPath });
     }

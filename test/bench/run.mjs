@@ -1,9 +1,15 @@
 // `npm run bench`: measures editls against plain Node and raw tools side by side in one run and
 // prints ratios. Not part of `npm test`: timings are reported, never asserted.
 import { runEditBench } from './editBench.mjs';
+import { runCodeActionBench } from './codeActionBench.mjs';
+import { runSearchBench } from './searchBench.mjs';
+import { runSearchAndReplaceBench } from './searchAndReplaceBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
+results.push(...(await runCodeActionBench()));
+results.push(...(await runSearchBench()));
+results.push(...(await runSearchAndReplaceBench()));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');

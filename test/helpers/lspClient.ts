@@ -82,6 +82,10 @@ export class TestClient {
   readonly logs: string[] = [];
   /** The latest textDocument/publishDiagnostics per URI. */
   readonly diagnostics = new Map<string, { range: Range; message: string; severity?: number; code?: string | number; source?: string }[]>();
+  /** $/progress notifications in arrival order. */
+  readonly progress: { token: string | number; value: any }[] = [];
+  /** Registrations the server asked for (client/registerCapability). */
+  readonly registrations: { id: string; method: string; registerOptions?: any }[] = [];
   stderr = '';
   encoding: Encoding = 'utf-16';
   applyBehavior: ApplyBehavior;
@@ -103,7 +107,11 @@ export class TestClient {
     proc.stderr.on('data', (d: { toString(): string }) => (client.stderr += d.toString()));
     conn.onRequest(ApplyWorkspaceEditRequest.type, (params: ApplyWorkspaceEditParams) => client.handleApplyEdit(params));
     conn.onRequest('workspace/configuration', () => [options.configuration ?? null]);
-    conn.onRequest('client/registerCapability', () => null);
+    conn.onRequest('client/registerCapability', (p: { registrations: { id: string; method: string; registerOptions?: any }[] }) => {
+      client.registrations.push(...p.registrations);
+      return null;
+    });
+    conn.onNotification('$/progress', (p: { token: string | number; value: any }) => void client.progress.push(p));
     conn.onRequest('window/workDoneProgress/create', () => null);
     conn.onNotification('window/showMessage', (p: { message: string }) => void client.messages.push(p.message));
     conn.onNotification('window/logMessage', (p: { message: string }) => void client.logs.push(p.message));

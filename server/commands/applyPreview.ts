@@ -1,0 +1,132 @@
+// editls.applyPreview: applies remembered previews (one by id, or every preview touching a file)
+// after re-checking that each document still holds the text the preview was computed on; the
+// edits then go out exactly like the original command's would have (editor first, then disk).
+import { z } from 'zod';
+import { fail, type Result } from '../core/result.js';
+import { applySpanEdits, type SpanEdit } from '../core/text/spanEdit.js';
+import { pathString } from './args.js';
+import type { Context, PlannedChange, PreviewRecord } from './context.js';
+import { editResult, type EditResult } from './fileEdit.js';
+import type { CommandDefinition } from './registry.js';
+
+const args = z
+  .object({
+    /** The previewId a preview result returned. */
+    id: z.string().min(1).optional(),
+    /** Instead of id: apply every live preview touching this file. */
+    path: pathString.optional(),
+    /** Where the edits go; as for any edit command (a preview of a preview makes no sense). */
+    apply: z.enum(['auto', 'editor', 'disk']).optional(),
+  })
+  .strict()
+  .refine((a) => (a.id === undefined) !== (a.path === undefined), { message: 'give either id (a previewId) or path (apply every preview of that file)' });
+
+export const applyPreviewCommand: CommandDefinition<typeof args> = {
+  id: 'editls.applyPreview',
+  title: 'Apply a previewed edit (by previewId, or all previews of a file)',
+  args,
+  run: async (ctx, a) => {
+    const records = await selectPreviews(ctx, a);
+    if (!records.ok) return records;
+    return applyPreviews(ctx, 'editls.applyPreview', records.previews, a.apply ?? 'auto');
+  },
+};
+
+/** The previews an id or a path names; not_found when there are none. Shared with editls.discardPreview. */
+export async function selectPreviews(ctx: Context, a: { id?: string | undefined; path?: string | undefined }): Promise<Result<{ previews: PreviewRecord[] }>> {
+  if (a.id !== undefined) {
+    const record = ctx.previews.get(a.id);
+    if (!record) {
+      return fail('not_found', `no pending preview ${a.id}: it was applied, discarded, or a document it touches changed; run the command again to get a new preview`, {
+        id: a.id,
+      });
+    }
+    return { ok: true, previews: [record] };
+  }
+  const resolved = await ctx.resolvePath(a.path!);
+  if (!resolved.ok) return resolved;
+  const previews = ctx.previews.touching(resolved.absPath);
+  if (previews.length === 0) return fail('not_found', `no pending previews touch ${resolved.relPath}; nothing to apply or discard`, { path: resolved.relPath });
+  return { ok: true, previews };
+}
+
+interface FileGroup {
+  first: PlannedChange;
+  edits: { edit: SpanEdit; previewId: string }[];
+  replacements: number;
+}
+
+export async function applyPreviews(ctx: Context, command: string, previews: readonly PreviewRecord[], mode: 'auto' | 'editor' | 'disk'): Promise<Result<{ value: EditResult }>> {
+  // Previews of one file were all computed on its current text (any change ends them), so their
+  // edits combine into one change per file, provided they do not overlap.
+  const groups = new Map<string, FileGroup>();
+  for (const p of previews) {
+    for (const c of p.changes) {
+      const key = c.snapshot.resolved.absPath;
+      const group = groups.get(key) ?? { first: c, edits: [], replacements: 0 };
+      if (group.first.snapshot.text !== c.snapshot.text || group.first.created !== c.created) {
+        return fail('stale', `previews ${previewIds(previews)} were computed on different versions of ${c.snapshot.resolved.relPath}; apply them one at a time`);
+      }
+      group.edits.push(...c.edits.map((edit) => ({ edit, previewId: p.id })));
+      group.replacements += c.replacements;
+      groups.set(key, group);
+    }
+  }
+  const ids = previews.map((p) => p.id);
+  return ctx.withFiles([...groups.keys()], async () => {
+    const changes: PlannedChange[] = [];
+    for (const group of groups.values()) {
+      const change = await recheck(ctx, group);
+      if (!change.ok) {
+        if (change.kind === 'stale') ctx.previews.remove(ids);
+        return change;
+      }
+      changes.push(change.change);
+    }
+    const label = `${command} ${ids.join(', ')}`;
+    const outcome = await ctx.apply(changes, mode, { confirm: false, label });
+    if (!outcome.ok) {
+      if (outcome.kind === 'stale') ctx.previews.remove(ids);
+      return outcome;
+    }
+    ctx.previews.remove(ids);
+    return { ok: true as const, value: editResult(ctx, command, changes, outcome, { extra: { previewIds: ids } }) };
+  });
+}
+
+/** Re-reads the file and rebuilds its change on the fresh snapshot, or fails stale when its text moved on. */
+async function recheck(ctx: Context, group: FileGroup): Promise<Result<{ change: PlannedChange }>> {
+  const before = group.first.snapshot;
+  const rel = before.resolved.relPath;
+  const resolved = await ctx.resolvePath(before.resolved.absPath);
+  if (!resolved.ok) return resolved;
+  const fresh = await ctx.snapshot(resolved);
+  if (!fresh.ok) return fresh;
+  if (group.first.created) {
+    if (fresh.source !== 'missing') return fail('stale', `${rel} was created since the preview; nothing applied, run the command again`, { actual: fresh.text });
+  } else if (fresh.source === 'missing') {
+    return fail('stale', `${rel} was deleted since the preview; nothing applied`);
+  } else if (fresh.text !== before.text) {
+    return fail('stale', `${rel} changed since the preview was computed; nothing applied, run the command again for a new preview`, { actual: fresh.text });
+  }
+  const sorted = [...group.edits].sort((a, b) => a.edit.start - b.edit.start || a.edit.end - b.edit.end);
+  for (let i = 1; i < sorted.length; i++) {
+    const prev = sorted[i - 1]!;
+    const next = sorted[i]!;
+    if (next.edit.start < prev.edit.end || (next.edit.start === prev.edit.start && prev.previewId !== next.previewId)) {
+      return fail('ambiguous', `previews ${prev.previewId} and ${next.previewId} change the same text in ${rel}; apply one of them by id and run the other command again`, {
+        previews: [prev.previewId, next.previewId],
+      });
+    }
+  }
+  const edits = sorted.map((e) => e.edit);
+  const base = group.first.created ? '' : fresh.text;
+  return {
+    ok: true,
+    change: { snapshot: fresh, newText: applySpanEdits(base, edits), edits, created: group.first.created, replacements: group.replacements },
+  };
+}
+
+function previewIds(previews: readonly PreviewRecord[]): string {
+  return previews.map((p) => p.id).join(', ');
+}

@@ -1,0 +1,66 @@
+// The code actions editls offers on a document: apply / discard each pending preview touching it,
+// apply all of them, and the no-input edits (trailing whitespace in the selection or the file,
+// mixed line endings). Each offer runs an editls command, so it is computed and applied like one.
+import { countTrailingWhitespace, endingName, lineEndingStats } from '../core/edits/whitespace.js';
+import type { ActionOffer } from '../protocol/previewProto.js';
+import type { Context } from './context.js';
+
+/** Every kind editls offers (advertised as codeActionProvider.codeActionKinds). */
+export const CODE_ACTION_KINDS = ['refactor.rewrite', 'source.trimTrailingWhitespace', 'source.normalizeLineEndings', 'source.applyPreviews'] as const;
+
+/**
+ * Offers for the document at `uri`; `lines` is the selected 1-based line span (undefined for a
+ * cursor); `only` is the client's kind filter (a kind matches itself and its sub-kinds).
+ */
+export async function codeActionOffers(ctx: Context, uri: string, lines: { start: number; end: number } | undefined, only: readonly string[] | undefined): Promise<ActionOffer[]> {
+  const resolved = await ctx.resolvePath(uri);
+  if (!resolved.ok) return [];
+  const wanted = (kind: string) => only === undefined || only.length === 0 || only.some((o) => kind === o || kind.startsWith(`${o}.`));
+  const offers: ActionOffer[] = [];
+  const previews = ctx.previews.touching(resolved.absPath);
+  for (const p of previews) {
+    const files = p.changes.length === 1 ? p.changes[0]!.snapshot.resolved.relPath : `${p.changes.length} files`;
+    const what = `${p.command}, ${p.replacements} change${p.replacements === 1 ? '' : 's'} in ${files}`;
+    offers.push(
+      { title: `editls: apply previewed edit ${p.id} (${what})`, kind: 'refactor.rewrite', command: 'editls.applyPreview', args: { id: p.id }, isPreferred: true },
+      { title: `editls: discard previewed edit ${p.id}`, kind: 'refactor.rewrite', command: 'editls.discardPreview', args: { id: p.id } },
+    );
+  }
+  // With one preview "apply all" would repeat "apply"; a client asking for the kind still gets it.
+  if (previews.length >= 2 || (previews.length === 1 && only?.some((o) => o.startsWith('source.applyPreviews')))) {
+    offers.push({ title: `editls: apply all ${previews.length} previews in this file`, kind: 'source.applyPreviews', command: 'editls.applyPreview', args: { path: uri } });
+  }
+  const snapshot = await ctx.snapshot(resolved);
+  if (snapshot.ok && snapshot.source !== 'missing') {
+    const text = snapshot.text;
+    if (lines !== undefined && countTrailingWhitespace(text, lines) > 0) {
+      const span = lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`;
+      offers.push({
+        title: `editls: remove trailing whitespace in ${span}`,
+        kind: 'refactor.rewrite',
+        command: 'editls.trimTrailingWhitespace',
+        args: { path: uri, start_line: lines.start, end_line: lines.end },
+      });
+    }
+    const inFile = countTrailingWhitespace(text);
+    if (inFile > 0) {
+      offers.push({
+        title: `editls: remove trailing whitespace in this file (${inFile} line${inFile === 1 ? '' : 's'})`,
+        kind: 'source.trimTrailingWhitespace',
+        command: 'editls.trimTrailingWhitespace',
+        args: { path: uri },
+      });
+    }
+    const endings = lineEndingStats(text);
+    if (endings.mixed) {
+      const differing = endings.lf + endings.crlf + endings.cr - (endings.dominant === '\n' ? endings.lf : endings.dominant === '\r\n' ? endings.crlf : endings.cr);
+      offers.push({
+        title: `editls: normalise line endings to ${endingName(endings.dominant)} (${differing} line${differing === 1 ? '' : 's'} differ)`,
+        kind: 'source.normalizeLineEndings',
+        command: 'editls.normalizeLineEndings',
+        args: { path: uri },
+      });
+    }
+  }
+  return offers.filter((o) => wanted(o.kind));
+}

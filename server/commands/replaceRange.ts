@@ -1,0 +1,78 @@
+// editls.replaceRange: Glider-style guarded replace of an exact 1-based line/UTF-16-column range,
+// refused (stale) unless the range still holds expectedText; reports the old and new ranges and
+// shapes the diff (includeDiff, maxDiffChars).
+import { z } from 'zod';
+import { computeReplaceRange } from '../core/edits/replaceRange.js';
+import { applyOptions, boolish, intish, pathString } from './args.js';
+import { missingFile } from './fileEdit.js';
+import type { CommandDefinition } from './registry.js';
+import { runFileEditAllowingNoChange } from './unchanged.js';
+
+const ID = 'editls.replaceRange';
+const DEFAULT_MAX_DIFF_CHARS = 50_000;
+
+const args = z
+  .object({
+    filePath: pathString,
+    /** 1-based lines, 1-based UTF-16 columns (whatever the session's position encoding), exclusive end. */
+    startLine: intish,
+    startColumn: intish,
+    endLine: intish,
+    endColumn: intish,
+    /** Must equal the range's text exactly, line endings included. */
+    expectedText: z.string().min(1, 'must not be empty (replaceRange replaces existing text)'),
+    /** Inserted verbatim: no line-ending conversion. */
+    replacementText: z.string(),
+    /** false = preview (same as apply: "preview"). */
+    applyChanges: boolish.optional(),
+    includeDiff: boolish.optional(),
+    /** Longer diffs are cut (0 = unlimited). */
+    maxDiffChars: intish.refine((n) => n >= 0, 'must be 0 (unlimited) or more').optional(),
+    ...applyOptions,
+  })
+  .strict()
+  .refine((a) => !(a.applyChanges === false && a.apply !== undefined && a.apply !== 'preview'), {
+    message: 'applyChanges false means a preview; it contradicts apply other than "preview"',
+    path: ['applyChanges'],
+  });
+
+export const replaceRangeCommand: CommandDefinition<typeof args> = {
+  id: ID,
+  title: 'Replace an exact line/column range, guarded by the text it must still hold',
+  args,
+  run: async (ctx, a) => {
+    const apply = a.applyChanges === false ? 'preview' : (a.apply ?? 'auto');
+    const result = await runFileEditAllowingNoChange(
+      ctx,
+      {
+        command: ID,
+        path: a.filePath,
+        apply,
+        confirm: a.confirm ?? false,
+        // Without a diff wanted, a 1-character budget keeps its cost near zero; it is blanked below.
+        maxDiffChars: a.includeDiff === false ? 1 : (a.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS),
+        compute: (snapshot) => {
+          if (snapshot.source === 'missing') return missingFile(snapshot);
+          const r = computeReplaceRange(snapshot.text, a, snapshot.resolved.relPath);
+          if (!r.ok) return r;
+          return {
+            ok: true,
+            newText: r.newText,
+            edits: r.edits,
+            replacements: r.replacements,
+            extra: { oldRange: r.oldRange, newRange: r.newRange, wouldChange: r.wouldChange },
+          };
+        },
+      },
+      (snapshot) => `${ID}: the replacement equals the text at ${a.startLine}:${a.startColumn}-${a.endLine}:${a.endColumn} in ${snapshot.resolved.relPath}; nothing changed`,
+    );
+    if (!result.ok) return result;
+    if (a.includeDiff === false) {
+      const value = result.value;
+      value.unifiedDiff = '';
+      for (const f of value.files) f.diff = '';
+      delete value.diffTruncated;
+    }
+    return result;
+  },
+};

@@ -1,0 +1,87 @@
+// editls.searchFiles: Roo-Code-style search_files on ripgrep (Rust regex syntax) with its quirks
+// fixed: ignore files honoured outside git, file_pattern that never re-includes ignored files, a
+// cap with a notice, character-safe line cuts, open buffers searched as the editor shows them.
+import { z } from 'zod';
+import { fail } from '../core/result.js';
+import { compileGlob, type CompiledGlob } from '../core/search/glob.js';
+import { layoutText, structuredMatches } from '../core/search/layout.js';
+import { boolish, pathString } from './args.js';
+import type { CommandDefinition } from './registry.js';
+
+/** A non-negative integer, also as a numeric string (agents stringify numbers too). */
+const count = (min: number, max: number) =>
+  z.union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'must be a whole number').transform(Number)]).pipe(z.number().int().min(min).max(max));
+
+const args = z
+  .object({
+    /** Folder (or file) to search, relative to the first workspace folder; "." is the folder itself. */
+    path: pathString,
+    /** Rust regex syntax (ripgrep). */
+    regex: z.string().min(1, 'must be a non-empty regular expression'),
+    /** Glob narrowing the files searched, e.g. "*.ts" or "*.{ts,tsx}"; with a "/" it matches the path below `path`. */
+    file_pattern: z.string().optional(),
+    respect_gitignore: boolish.optional(),
+    context_lines: count(0, 50).optional(),
+    max_results: count(1, 100_000).optional(),
+  })
+  .strict();
+
+/** Searches taking longer than this show $/progress on a token editls creates (a client-sent token shows at once). */
+const PROGRESS_DELAY_MS = 500;
+
+export const searchFilesCommand: CommandDefinition<typeof args> = {
+  id: 'editls.searchFiles',
+  title: 'Search files with ripgrep (regex, file pattern, context lines)',
+  args,
+  run: async (ctx, a) => {
+    let glob: CompiledGlob | undefined;
+    if (a.file_pattern !== undefined && a.file_pattern.trim() !== '') {
+      const compiled = compileGlob(a.file_pattern);
+      if (!compiled.ok) return fail('invalid_args', `file_pattern ${JSON.stringify(a.file_pattern)} is not a valid glob: ${compiled.message}`, { issues: [{ path: 'file_pattern', message: compiled.message }] });
+      glob = compiled.glob;
+    }
+    const scope = await ctx.resolveSearchScope(a.path);
+    if (!scope.ok) return scope;
+    if (!scope.exists) {
+      return fail('file_not_found', `${scope.relPath} does not exist; pass a folder or file inside the workspace ("." for the whole folder)`, { path: scope.relPath });
+    }
+    if (ctx.signal.aborted) return fail('cancelled', 'searchFiles was cancelled');
+    const maxResults = a.max_results ?? ctx.settings.maxResults;
+    const contextLines = a.context_lines ?? ctx.settings.contextLines;
+    const progress = ctx.startProgress(`editls: searching ${scope.relPath === '.' ? 'the workspace' : scope.relPath}`, { delayMs: PROGRESS_DELAY_MS });
+    let outcome;
+    try {
+      outcome = await ctx.searchFiles({
+        scope,
+        regex: a.regex,
+        ...(glob ? { glob } : {}),
+        respectIgnore: a.respect_gitignore ?? true,
+        contextLines,
+        maxResults,
+        signal: AbortSignal.any([ctx.signal, progress.signal]),
+        onProgress: (lines, files) => progress.report(`${lines} matching line${lines === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`),
+      });
+    } finally {
+      progress.done();
+    }
+    if (!outcome.ok) return outcome;
+    const options = { maxResults, maxLineLength: ctx.settings.maxLineLength, encoding: ctx.encoding };
+    const text = layoutText(outcome.files, outcome.matchCount, outcome.truncated, options);
+    const matches = structuredMatches(outcome.files, options);
+    const files = outcome.files.length;
+    const message = `editls.searchFiles: ${outcome.truncated ? `first ${maxResults}+` : outcome.matchCount} matching line${outcome.matchCount === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} for /${a.regex}/${glob ? ` (${glob.source})` : ''} in ${scope.relPath}`;
+    ctx.summarize(message);
+    return {
+      ok: true as const,
+      value: {
+        success: true,
+        text,
+        matches,
+        count: outcome.matchCount,
+        truncated: outcome.truncated,
+        message,
+        ...(outcome.notes.length > 0 ? { notes: outcome.notes } : {}),
+      },
+    };
+  },
+};

@@ -1,0 +1,31 @@
+// The order ripgrep's `--sort path` walks a tree in: depth-first, the entries of each folder sorted
+// by name in byte (UTF-8, so code point) order. Needed to merge open buffers into ripgrep's stream.
+
+/** Compares two `/`-separated paths (relative to the same folder) in ripgrep's `--sort path` order. */
+export function comparePaths(a: string, b: string): number {
+  if (a === b) return 0;
+  const sa = a.split('/');
+  const sb = b.split('/');
+  const n = Math.min(sa.length, sb.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareCodePoints(sa[i]!, sb[i]!);
+    if (c !== 0) return c;
+  }
+  return sa.length - sb.length;
+}
+
+/** Code point order (= UTF-8 byte order); plain `<` on strings compares UTF-16 units, which differs for astral characters. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    // A surrogate stands for a code point above U+FFFF, so it sorts after every other BMP unit.
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}

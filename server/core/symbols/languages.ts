@@ -1,0 +1,337 @@
+// Definition patterns per language (TypeScript/JavaScript, Python, Rust, Go, C/C++, Java, Kotlin,
+// C#, Ruby, PHP, Lua, shell, Swift): line-anchored regexes naming the symbol, its kind, and whether
+// it opens a scope later definitions nest in. Regex-based like ctags' simplest parsers: it finds
+// definitions that start a line, not every declaration a compiler would see.
+import type { SymbolKindName } from './types.js';
+
+export interface Rule {
+  /** Named groups: `name` (the symbol), optional `owner` (an explicit container: Go receiver, Lua table). */
+  re: RegExp;
+  /** The rule is tried only on lines containing one of these (a cheap test before the regex). */
+  hint: readonly string[];
+  kind: SymbolKindName;
+  /** Kind when the innermost scope is class-like (a Python `def` in a class is a method). */
+  inClass?: SymbolKindName;
+  /** Kind when the `owner` group matched (Go receiver, Lua `M:f`). */
+  withOwner?: SymbolKindName;
+  /** The definition opens a scope: 'class' (its functions are members) or 'block'. */
+  scope?: 'class' | 'block';
+  /** No symbol, only a class-like scope named by `owner` (Rust impl, Swift extension). */
+  scopeOnly?: boolean;
+  /** Only inside a class-like scope (members found by shape rather than keyword). */
+  member?: boolean;
+  /** Only at indentation 0. */
+  topLevel?: boolean;
+  /** `constructor` when the name equals the enclosing class's (or the owner's) name (Java, C#, C++). */
+  ctorByName?: boolean;
+  /** Found by shape (`name(...)`), not by a keyword: statement words like `if` or `while` are refused. */
+  shape?: boolean;
+}
+
+export interface Language {
+  id: string;
+  extensions: readonly string[];
+  rules: readonly Rule[];
+}
+
+// Identifier characters: ASCII word characters and BMP letters (punctuation, symbol and surrogate
+// ranges left out); plain classes rather than \p{L} keep the regexes fast without the `u` flag.
+const WORD = String.raw`\u00AA\u00B5\u00BA\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u1FFF\u2070-\u218F\u2C00-\u2DFF\u3040-\uD7FF\uF900-\uFDFF\uFE70-\uFEFF\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A\uFF66-\uFFDC`;
+const ID = `[A-Za-z_${WORD}][\\w${WORD}]*`;
+const JSID = `[A-Za-z_$${WORD}][\\w$${WORD}]*`;
+
+/**
+ * Compiles a rule. Everything after the `name` group (or `owner`, for scope-only rules) becomes a
+ * lookahead, so a match ends where the name ends and its column is `index + match.length -
+ * name.length`: no per-match index arrays (the `d` flag) to allocate on a large build.
+ */
+function re(source: string): RegExp {
+  const full = source.replaceAll('{ID}', ID).replaceAll('{JSID}', JSID);
+  const at = full.includes('(?<name>') ? full.indexOf('(?<name>') : full.indexOf('(?<owner>');
+  if (at < 0) return new RegExp(full);
+  const end = groupEnd(full, at);
+  const tail = full.slice(end + 1);
+  return new RegExp(tail === '' ? full : `${full.slice(0, end + 1)}(?=${tail})`);
+}
+
+/** Index of the `)` closing the group that opens at `open` (escapes and character classes skipped). */
+function groupEnd(source: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      i++;
+    } else if (c === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')' && --depth === 0) {
+      return i;
+    }
+  }
+  throw new Error(`unbalanced group in ${source}`);
+}
+
+const TS_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)\s+)*`;
+
+const typescript: Language = {
+  id: 'typescript',
+  extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
+  rules: [
+    { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*(?<name>{JSID})`), hint: ['function'], kind: 'function', scope: 'block' },
+    { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+(?<name>{JSID})`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?interface\s+(?<name>{JSID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?type\s+(?<name>{JSID})\s*(?:<.*>)?\s*=`), hint: ['type'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+(?<name>{JSID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?namespace\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
+    { re: re(String.raw`^\s*(?:export\s+)?declare\s+module\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['module'], kind: 'module', scope: 'block' },
+    {
+      re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+(?<name>{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>)`), hint: ['='],
+      kind: 'function',
+      topLevel: true,
+    },
+    { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?const\s+(?<name>{JSID})\s*[:=]`), hint: ['const'], kind: 'constant', topLevel: true },
+    { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:let|var)\s+(?<name>{JSID})\s*[:=;]`), hint: ['let', 'var'], kind: 'variable', topLevel: true },
+    // Class members: methods `name(args) {` and arrow-function fields `name = (args) =>`.
+    { re: re(String.raw`^\s+${TS_MODS}(?:\*\s*)?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\([^()]*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
+    { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>`), hint: ['=>'], kind: 'method', member: true, shape: true },
+  ],
+};
+
+const python: Language = {
+  id: 'python',
+  extensions: ['py', 'pyi', 'pyw'],
+  rules: [
+    { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^(?<name>[A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'constant', topLevel: true },
+  ],
+};
+
+const RUST_VIS = String.raw`(?:pub(?:\s*\([^)]*\))?\s+)?`;
+const rust: Language = {
+  id: 'rust',
+  extensions: ['rs'],
+  rules: [
+    {
+      re: re(String.raw`^\s*${RUST_VIS}(?:default\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+(?:"[^"]*"\s+)?)?fn\s+(?<name>{ID})`), hint: ['fn'],
+      kind: 'function',
+      inClass: 'method',
+      scope: 'block',
+    },
+    { re: re(String.raw`^\s*${RUST_VIS}(?:struct|union)\s+(?<name>{ID})`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*${RUST_VIS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${RUST_VIS}(?:unsafe\s+)?(?:auto\s+)?trait\s+(?<name>{ID})`), hint: ['trait'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${RUST_VIS}type\s+(?<name>{ID})`), hint: ['type'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*${RUST_VIS}(?:const|static)\s+(?:mut\s+)?(?<name>{ID})\s*:`), hint: ['const', 'static'], kind: 'constant' },
+    { re: re(String.raw`^\s*${RUST_VIS}mod\s+(?<name>{ID})`), hint: ['mod'], kind: 'module', scope: 'block' },
+    { re: re(String.raw`^\s*(?:#\[macro_export\]\s*)?macro_rules!\s*(?<name>{ID})`), hint: ['macro_rules'], kind: 'function' },
+    { re: re(String.raw`^\s*(?:unsafe\s+)?impl(?:\s*<.*?>)?\s+(?:.*?\s+for\s+)?(?:[\w:]+::)?(?<owner>{ID})`), hint: ['impl'], kind: 'class', scopeOnly: true },
+  ],
+};
+
+const go: Language = {
+  id: 'go',
+  extensions: ['go'],
+  rules: [
+    { re: re(String.raw`^func\s*\(\s*(?:{ID}\s+)?\*?\s*(?<owner>{ID})(?:\[[^\]]*\])?\s*\)\s*(?<name>{ID})`), hint: ['func'], kind: 'method', scope: 'block' },
+    { re: re(String.raw`^func\s+(?<name>{ID})`), hint: ['func'], kind: 'function', scope: 'block' },
+    { re: re(String.raw`^\s*type\s+(?<name>{ID})(?:\[[^\]]*\])?\s+struct\b`), hint: ['struct'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*type\s+(?<name>{ID})(?:\[[^\]]*\])?\s+interface\b`), hint: ['interface'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*type\s+(?<name>{ID})`), hint: ['type'], kind: 'typeParameter' },
+    { re: re(String.raw`^const\s+(?<name>{ID})`), hint: ['const'], kind: 'constant' },
+    { re: re(String.raw`^var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable' },
+  ],
+};
+
+/** `(params) const { return x; }`: a definition with its body on the same line. */
+const ONE_LINE_BODY = String.raw`[^;{]*\)[^;{]*\{.*\}\s*$`;
+const C_SPEC = String.raw`(?:(?:static|inline|extern|virtual|explicit|constexpr|consteval|friend|const|unsigned|signed|volatile|__inline|__forceinline)\s+)*`;
+const cpp: Language = {
+  id: 'cpp',
+  extensions: ['c', 'h', 'cc', 'cpp', 'cxx', 'c++', 'hh', 'hpp', 'hxx', 'h++', 'inl', 'ipp', 'tcc'],
+  rules: [
+    { re: re(String.raw`^\s*(?:typedef\s+)?(?:struct|union)\s+(?:\w+\s+)?(?<name>{ID})\s*(?:final\s*)?(?:[:{]|$)`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?class\s+(?:\w+\s+(?!final\b))?(?<name>{ID})\s*(?:final\s*)?(?:[:{]|$)`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*(?:typedef\s+)?enum\s+(?:class\s+|struct\s+)?(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*namespace\s+(?<name>{ID}(?:::{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
+    { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})\(`), hint: ['define'], kind: 'function' },
+    { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
+    { re: re(String.raw`^\s*typedef\s+[^;()]*?\b(?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*using\s+(?<name>{ID})\s*=`), hint: ['using'], kind: 'typeParameter' },
+    // Out-of-line methods `Type Class::name(` and constructors `Class::Class(`.
+    { re: re(String.raw`^(?:[\w:<>,*&~]+\s+[*&]*)*(?<owner>{ID})::(?<name>~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true },
+    // Functions and inline methods: a return type, then the name and a parameter list not followed by `;`.
+    { re: re(String.raw`^\s*${C_SPEC}(?:[\w:<>,]+[\s*&]+)+(?<name>~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
+    { re: re(String.raw`^\s+(?:explicit\s+)?(?<name>~?{ID})\s*\((?:[^;]*\)\s*(?::.*)?\{?\s*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true },
+  ],
+};
+
+const JAVA_MODS = String.raw`(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+const java: Language = {
+  id: 'java',
+  extensions: ['java'],
+  rules: [
+    { re: re(String.raw`^\s*${JAVA_MODS}(?:class|record)\s+(?<name>{ID})`), hint: ['class', 'record'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*${JAVA_MODS}@?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${JAVA_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${JAVA_MODS}static\s+final\s+[\w<>\[\],.?\s]+?\s+(?<name>[A-Z][A-Z0-9_]*)\s*=`), hint: ['final'], kind: 'constant' },
+    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true },
+    {
+      re: re(String.raw`^\s*${JAVA_MODS}(?:<[^>]+>\s+)?[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\[\])*\s+(?<name>{ID})\s*\([^;=]*$`), hint: ['('],
+      kind: 'method',
+      member: true,
+      shape: true,
+    },
+  ],
+};
+
+const KT_MODS = String.raw`(?:(?:public|private|protected|internal|open|abstract|sealed|data|annotation|inner|value|inline|expect|actual|final|override|suspend|operator|infix|tailrec|external|lateinit|const|companion)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+const kotlin: Language = {
+  id: 'kotlin',
+  extensions: ['kt', 'kts'],
+  rules: [
+    { re: re(String.raw`^\s*${KT_MODS}enum\s+class\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${KT_MODS}(?:fun\s+)?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${KT_MODS}class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*${KT_MODS}object\s+(?<name>{ID})`), hint: ['object'], kind: 'object', scope: 'class' },
+    { re: re(String.raw`^\s*${KT_MODS}fun\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?(?<name>{ID})\s*\(`), hint: ['fun'], kind: 'function', inClass: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*${KT_MODS}typealias\s+(?<name>{ID})`), hint: ['typealias'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*(?:(?:private|internal|public)\s+)?const\s+val\s+(?<name>{ID})`), hint: ['const'], kind: 'constant' },
+    { re: re(String.raw`^(?:(?:private|internal|public)\s+)?(?:val|var)\s+(?<name>{ID})`), hint: ['val', 'var'], kind: 'variable', topLevel: true },
+  ],
+};
+
+const CS_MODS = String.raw`(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|async|extern|unsafe|new|partial|readonly|ref|file|required|volatile)\s+|\[[^\]]*\]\s*)*`;
+const csharp: Language = {
+  id: 'csharp',
+  extensions: ['cs', 'csx'],
+  rules: [
+    { re: re(String.raw`^\s*namespace\s+(?<name>{ID}(?:\.{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
+    { re: re(String.raw`^\s*${CS_MODS}(?:class|record(?:\s+class)?)\s+(?<name>{ID})`), hint: ['class', 'record'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*${CS_MODS}(?:struct|record\s+struct)\s+(?<name>{ID})`), hint: ['struct'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*${CS_MODS}interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${CS_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${CS_MODS}const\s+[\w<>\[\],.?]+\s+(?<name>{ID})\s*=`), hint: ['const'], kind: 'constant' },
+    { re: re(String.raw`^\s*(?:(?:public|private|protected|internal|static)\s+)+(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true },
+    {
+      re: re(String.raw`^\s*${CS_MODS}[\w<>\[\],.?]+(?:<[^=;]*>)?\s+(?<name>{ID})\s*(?:<[^>]*>)?\s*\([^;=]*$`), hint: ['('],
+      kind: 'method',
+      member: true,
+      shape: true,
+    },
+    { re: re(String.raw`^\s*${CS_MODS}[\w<>\[\],.?]+\s+(?<name>{ID})\s*\{\s*(?:get|set|init)\b`), hint: ['get', 'set', 'init'], kind: 'property', member: true, shape: true },
+  ],
+};
+
+const ruby: Language = {
+  id: 'ruby',
+  extensions: ['rb', 'rake', 'gemspec', 'rbw'],
+  rules: [
+    { re: re(String.raw`^\s*def\s+(?:self\.)?(?<name>{ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*class\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*module\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['module'], kind: 'module', scope: 'class' },
+    { re: re(String.raw`^\s*(?<name>[A-Z][A-Z0-9_]*)\s*=(?![=~])`), hint: ['='], kind: 'constant' },
+  ],
+};
+
+const PHP_MODS = String.raw`(?:(?:public|private|protected|static|abstract|final|readonly)\s+)*`;
+const php: Language = {
+  id: 'php',
+  extensions: ['php', 'phtml', 'php3', 'php4', 'php5', 'php7', 'php8', 'phps'],
+  rules: [
+    { re: re(String.raw`^\s*namespace\s+(?<name>[\w\\]+)`), hint: ['namespace'], kind: 'namespace' },
+    { re: re(String.raw`^\s*${PHP_MODS}class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*trait\s+(?<name>{ID})`), hint: ['trait'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${PHP_MODS}function\s+&?\s*(?<name>{ID})`), hint: ['function'], kind: 'function', inClass: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*(?:(?:public|private|protected|final)\s+)*const\s+(?:{ID}\s+)?(?<name>{ID})\s*=`), hint: ['const'], kind: 'constant' },
+    { re: re(String.raw`^\s*define\(\s*['"](?<name>{ID})['"]`), hint: ['define'], kind: 'constant' },
+  ],
+};
+
+const lua: Language = {
+  id: 'lua',
+  extensions: ['lua'],
+  rules: [
+    { re: re(String.raw`^\s*(?:local\s+)?function\s+(?:(?<owner>{ID}(?:\.{ID})*)[.:])?(?<name>{ID})\s*\(`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*(?:local\s+)?(?:(?<owner>{ID}(?:\.{ID})*)\.)?(?<name>{ID})\s*=\s*function\b`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
+  ],
+};
+
+const shell: Language = {
+  id: 'shell',
+  extensions: ['sh', 'bash', 'zsh', 'ksh'],
+  rules: [
+    { re: re(String.raw`^\s*function\s+(?<name>[\w.:-]+)`), hint: ['function'], kind: 'function' },
+    { re: re(String.raw`^\s*(?<name>[\w.:-]+)\s*\(\)`), hint: ['()'], kind: 'function' },
+    { re: re(String.raw`^(?:(?:export|readonly|declare\s+-[a-zA-Z]+)\s+)?(?<name>[A-Z][A-Z0-9_]*)=`), hint: ['='], kind: 'constant', topLevel: true },
+  ],
+};
+
+const SWIFT_MODS = String.raw`(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|indirect|convenience|required|dynamic|lazy|weak|unowned|nonisolated|async)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+const swift: Language = {
+  id: 'swift',
+  extensions: ['swift'],
+  rules: [
+    { re: re(String.raw`^\s*${SWIFT_MODS}func\s+(?<name>{ID}|[^\s(<]+)\s*[<(]`), hint: ['func'], kind: 'function', inClass: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}(?<name>init)[?!]?\s*[<(]`), hint: ['init'], kind: 'constructor', scope: 'block' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}(?:class|actor)\s+(?<name>{ID})`), hint: ['class', 'actor'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}struct\s+(?<name>{ID})`), hint: ['struct'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}protocol\s+(?<name>{ID})`), hint: ['protocol'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}extension\s+(?:{ID}\.)*(?<owner>{ID})`), hint: ['extension'], kind: 'class', scopeOnly: true },
+    { re: re(String.raw`^\s*${SWIFT_MODS}typealias\s+(?<name>{ID})`), hint: ['typealias'], kind: 'typeParameter' },
+    { re: re(String.raw`^(?:(?:public|private|fileprivate|internal)\s+)?let\s+(?<name>{ID})`), hint: ['let'], kind: 'constant', topLevel: true },
+    { re: re(String.raw`^(?:(?:public|private|fileprivate|internal)\s+)?var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable', topLevel: true },
+  ],
+};
+
+export const LANGUAGES: readonly Language[] = [typescript, python, rust, go, cpp, java, kotlin, csharp, ruby, php, lua, shell, swift];
+
+const byExtension = new Map<string, Language>();
+for (const lang of LANGUAGES) for (const ext of lang.extensions) byExtension.set(ext, lang);
+
+/** The language of a file name (by extension, case-insensitive), or undefined when editls has no patterns for it. */
+export function languageOf(fileName: string): Language | undefined {
+  const dot = fileName.lastIndexOf('.');
+  if (dot <= 0 && !fileName.startsWith('.')) return undefined;
+  return byExtension.get(fileName.slice(dot + 1).toLowerCase());
+}
+
+/** Every extension with patterns, for ripgrep's `--type-add` and the file watcher's glob. */
+export const INDEXED_EXTENSIONS: readonly string[] = [...byExtension.keys()];
+
+/**
+ * The lines a definition can start on, as one regex in the dialect ripgrep and JavaScript share
+ * (ASCII classes, `[ \t]` for blanks). The index build hands it to ripgrep (one pass over the
+ * workspace), and in-process extraction applies the same test first, so both see the same lines.
+ * A union of: a definition keyword or modifier at the line start; `#define`; an upper-case
+ * constant; a top-level binding; typed constants; `name(...) {` (methods); `type name(...) {`
+ * and, at column 0, `type name(...)` or `,` (C-family functions); `Class::name(`; one-line bodies;
+ * arrow-function fields; shell functions; Lua function values; PHP `define(`.
+ */
+export const PREFILTER_BRANCHES: readonly string[] = [
+  String.raw`^[ \t]*(?:@\w+[ \t]+)*(?:function\b|(?:class|interface|type|enum|namespace|module|def|fn|struct|union|trait|mod|func|fun|object|protocol|extension|typealias|actor|record|typedef|using|export|declare|public|private|protected|internal|fileprivate|readonly|abstract|override|virtual|final|sealed|open|data|suspend|inline|unsafe|extern|explicit|friend|static|async|local|synchronized|native|const[ \t]+val)[ \t]+[^ \t=:;,.()]|func[ \t]*\(|impl\b|pub\b|template\b|macro_rules!)`,
+  String.raw`^[ \t]*#[ \t]*define[ \t]`,
+  String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=[^=]`,
+  String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
+  String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?\w+[ \t]*:`,
+  String.raw`^[ \t]*const[ \t]+[\w<>\[\],.?]+[ \t]+\w+[ \t]*=`,
+  String.raw`^[ \t]*[\w$#*~][\w$#*~.]*(?:<[^>]*>)?\([^;]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+  String.raw`^[ \t]*[\w$#*~][\w \t*&:<>,~$#\[\].?@]*[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;]*\{[ \t]*\}?[ \t]*$`,
+  String.raw`^[A-Za-z_][\w \t*&:<>,~]*[ \t*&]~?[A-Za-z_][\w:~]*\([^;]*[),][ \t]*$`,
+  String.raw`^[A-Za-z_~][\w:<>,*& \t~]*::~?[A-Za-z_]\w*\([^;]*$`,
+  String.raw`^[ \t]*[\w$#*~][\w \t*&:<>,~$#\[\].?@]*[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;{]*\)[^;{]*\{.*\}[ \t]*$`,
+  String.raw`^[ \t]*[\w$#]+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:\([^()]*\)|[\w$]+)[ \t]*(?::[^=]+)?=>`,
+  String.raw`^[ \t]*[\w.:-]+[ \t]*\(\)[ \t]*[{(]?[ \t]*$`,
+  String.raw`^[ \t]*(?:local[ \t]+)?[\w.]+[ \t]*=[ \t]*function\b`,
+  String.raw`^[ \t]*define\(`,
+];
+
+/** For ripgrep: ASCII mode (`(?-u)`), about twice as fast as Unicode classes on a large tree. */
+export const PREFILTER_REGEX = `(?-u)${PREFILTER_BRANCHES.join('|')}`;
+
+/** The same test in JavaScript, for text extracted in-process (open buffers, saved files). */
+export const PREFILTER_JS = new RegExp(PREFILTER_BRANCHES.join('|'));

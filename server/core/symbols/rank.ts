@@ -1,0 +1,237 @@
+// Case-insensitive fuzzy matching of symbol names for workspace/symbol: exact > prefix >
+// word/camel-hump (each query piece starts a word: `gsbn` -> getSymbolByName) > substring >
+// subsequence, then shorter names, types before functions before values, path and line. A bounded
+// heap keeps the best `limit` without sorting every match.
+import type { SymbolKindName } from './types.js';
+
+export const Tier = { Exact: 0, Prefix: 1, WordStarts: 2, Substring: 3, Subsequence: 4 } as const;
+
+/** A bit per letter, one for digits, one for `_`/`$`, one for anything else: a cheap superset test. */
+export function charMask(lower: string): number {
+  let mask = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (c >= 97 && c <= 122) mask |= 1 << (c - 97);
+    else if (c >= 48 && c <= 57) mask |= 1 << 26;
+    else if (c === 95 || c === 36) mask |= 1 << 27;
+    else mask |= 1 << 28;
+  }
+  return mask;
+}
+
+export interface Query {
+  raw: string;
+  lower: string;
+  mask: number;
+}
+
+export function makeQuery(raw: string): Query {
+  const trimmed = raw.trim();
+  const lower = trimmed.toLowerCase();
+  return { raw: trimmed, lower, mask: charMask(lower) };
+}
+
+/**
+ * The match tier of a name, or -1. `lower` is name.toLowerCase(), `mask` its charMask. `worstUseful`
+ * lets a caller that already holds enough better hits skip the costlier word-start test.
+ */
+export function matchTier(q: Query, name: string, lower: string, mask: number, worstUseful: number = Tier.Subsequence): number {
+  if (q.lower === '') return Tier.Subsequence;
+  if ((q.mask & mask) !== q.mask || lower.length < q.lower.length) return -1;
+  if (lower === q.lower) return Tier.Exact;
+  if (lower.startsWith(q.lower)) return Tier.Prefix;
+  if (worstUseful < Tier.WordStarts) return -1;
+  if (!isSubsequence(q.lower, lower)) return -1;
+  if (matchesWordStarts(q.lower, name, lower)) return Tier.WordStarts;
+  if (worstUseful < Tier.Substring) return -1;
+  return lower.includes(q.lower) ? Tier.Substring : Tier.Subsequence;
+}
+
+function isSubsequence(q: string, s: string): boolean {
+  let from = 0;
+  for (let i = 0; i < q.length; i++) {
+    const at = s.indexOf(q[i]!, from);
+    if (at === -1) return false;
+    from = at + 1;
+  }
+  return true;
+}
+
+function isAlnum(c: number, ch: string): boolean {
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return /[\p{L}\p{N}]/u.test(ch);
+}
+
+function isUpper(c: number, ch: string): boolean {
+  if (c < 128) return c >= 65 && c <= 90;
+  return ch !== ch.toLowerCase();
+}
+
+/** Indices where a word starts: after `_ - $ .`, at a letter/digit change, at a lower->Upper step, and at the last capital of an acronym (HTMLParser -> H, P). */
+export function wordStarts(name: string): number[] {
+  const starts: number[] = [];
+  let prevCode = -1;
+  let prevAlnum = false;
+  let prevUpper = false;
+  let prevDigit = false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    const ch = name[i]!;
+    const alnum = isAlnum(code, ch);
+    const upper = alnum && isUpper(code, ch);
+    const digit = code >= 48 && code <= 57;
+    if (alnum) {
+      if (prevCode === -1 || !prevAlnum) starts.push(i);
+      else if (upper && !prevUpper) starts.push(i);
+      else if (upper && prevUpper && i + 1 < name.length && isAlnum(name.charCodeAt(i + 1), name[i + 1]!) && !isUpper(name.charCodeAt(i + 1), name[i + 1]!) && !(name.charCodeAt(i + 1) >= 48 && name.charCodeAt(i + 1) <= 57)) starts.push(i);
+      else if (digit !== prevDigit) starts.push(i);
+    }
+    prevCode = code;
+    prevAlnum = alnum;
+    prevUpper = upper;
+    prevDigit = digit;
+  }
+  return starts;
+}
+
+/** Can `q` be split into pieces that each match consecutive characters from the start of a later word? */
+function matchesWordStarts(q: string, name: string, lower: string): boolean {
+  const starts = wordStarts(name);
+  const seen = new Set<number>();
+  const go = (qi: number, wi: number): boolean => {
+    if (qi === q.length) return true;
+    const key = qi * 1024 + wi;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    for (let w = wi; w < starts.length; w++) {
+      const s = starts[w]!;
+      let k = 0;
+      while (qi + k < q.length && s + k < lower.length && lower[s + k] === q[qi + k]) {
+        k++;
+        // Continue with the next piece from any later word start past what this piece used.
+        let next = w + 1;
+        while (next < starts.length && starts[next]! < s + k) next++;
+        if (go(qi + k, next)) return true;
+      }
+    }
+    return false;
+  };
+  return go(0, 0);
+}
+
+const KIND_RANK: Record<SymbolKindName, number> = {
+  class: 0,
+  interface: 0,
+  struct: 0,
+  enum: 0,
+  typeParameter: 0,
+  module: 0,
+  namespace: 0,
+  object: 0,
+  function: 1,
+  method: 1,
+  constructor: 1,
+  property: 2,
+  constant: 2,
+  variable: 2,
+};
+
+export interface Ranked<T> {
+  item: T;
+  /** tier, exact case, name length and kind packed into one number (see rankKey); smaller is better. */
+  key: number;
+  /** The file's position in path order. */
+  order: number;
+  line: number;
+}
+
+/**
+ * One number ordering hits by tier, then exact case (exact tier only), then name length, then kind
+ * (types before functions before values). An empty query ranks everything equal: path order.
+ */
+export function rankKey(q: Query, name: string, tier: number, kind: SymbolKindName): number {
+  if (q.lower === '') return 0;
+  const caseMiss = tier === Tier.Exact && name !== q.raw ? 1 : 0;
+  return ((tier * 2 + caseMiss) * 4096 + Math.min(name.length, 4095)) * 4 + KIND_RANK[kind];
+}
+
+export function rankOf<T>(item: T, q: Query, name: string, tier: number, kind: SymbolKindName, order: number, line: number): Ranked<T> {
+  return { item, key: rankKey(q, name, tier, kind), order, line };
+}
+
+/** The tier a key was made from. */
+export function tierOf(key: number): number {
+  return Math.floor(key / (4 * 4096 * 2));
+}
+
+/** Negative when `a` ranks before `b`. */
+export function compareRanked<T>(a: Ranked<T>, b: Ranked<T>): number {
+  return a.key - b.key || a.order - b.order || a.line - b.line;
+}
+
+/** Keeps the best `limit` items seen (a max-heap on the ranking, worst at the root). */
+export class TopK<T> {
+  private readonly heap: Ranked<T>[] = [];
+  /** The root's key once the heap is full (Infinity before): the bar a new item must clear. */
+  private bar = Infinity;
+  private worstTier: number = Tier.Subsequence;
+
+  constructor(private readonly limit: number) {}
+
+  /** The worst tier that can still enter (lets callers skip costly tests for hopeless names). */
+  worstUseful(): number {
+    return this.worstTier;
+  }
+
+  /** Whether an item with this key could still enter (lets callers skip building it). */
+  mightAccept(key: number): boolean {
+    return key <= this.bar;
+  }
+
+  push(r: Ranked<T>): void {
+    if (this.limit <= 0) return;
+    const h = this.heap;
+    if (h.length < this.limit) {
+      h.push(r);
+      this.up(h.length - 1);
+    } else if (compareRanked(r, h[0]!) < 0) {
+      h[0] = r;
+      this.down(0);
+    } else {
+      return;
+    }
+    if (h.length === this.limit) {
+      this.bar = h[0]!.key;
+      this.worstTier = tierOf(this.bar);
+    }
+  }
+
+  /** Best first. */
+  sorted(): T[] {
+    return [...this.heap].sort(compareRanked).map((r) => r.item);
+  }
+
+  private up(i: number): void {
+    const h = this.heap;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (compareRanked(h[i]!, h[p]!) <= 0) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+  }
+
+  private down(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && compareRanked(h[l]!, h[m]!) > 0) m = l;
+      if (r < h.length && compareRanked(h[r]!, h[m]!) > 0) m = r;
+      if (m === i) return;
+      [h[i], h[m]] = [h[m]!, h[i]!];
+      i = m;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// Shapes of the symbol index: a definition found on a line (kinds named after LSP's SymbolKind,
+// mapped to its numbers in protocol/symbolInformation.ts) and a ranked hit for workspace/symbol.
+
+export type SymbolKindName =
+  | 'module'
+  | 'namespace'
+  | 'class'
+  | 'method'
+  | 'property'
+  | 'constructor'
+  | 'enum'
+  | 'interface'
+  | 'function'
+  | 'variable'
+  | 'constant'
+  | 'struct'
+  | 'object'
+  | 'typeParameter';
+
+/** A definition on one line; columns are UTF-16 offsets on that line. */
+export interface SymbolDef {
+  name: string;
+  kind: SymbolKindName;
+  container?: string;
+  /** 0-based line. */
+  line: number;
+  /** [start, end) of the name on the line, UTF-16. */
+  start: number;
+  end: number;
+}
+
+/** A workspace/symbol answer entry; `character`/`endCharacter` are in the negotiated encoding. */
+export interface SymbolHit {
+  name: string;
+  kind: SymbolKindName;
+  container?: string;
+  uri: string;
+  line: number;
+  character: number;
+  endCharacter: number;
+}

@@ -1,0 +1,120 @@
+// The preview store: previews remembered under ids until they are applied, discarded, or a document
+// they touch changes (or editls writes one of their files). It publishes hint diagnostics on the
+// ranges each live preview would change, and clears them when the preview goes.
+import type { Diagnostic } from 'vscode-languageserver';
+import type { PlannedChange, PreviewRecord, PreviewStore } from '../commands/context.js';
+import type { PositionEncoding } from '../core/text/positions.js';
+import { previewDiagnostics } from '../protocol/previewProto.js';
+import { realpathOrSelf, uriToPath } from './paths.js';
+
+export interface PreviewDeps {
+  encoding: () => PositionEncoding;
+  /** textDocument/publishDiagnostics for one URI (an empty list clears it). */
+  publish: (uri: string, diagnostics: Diagnostic[]) => void;
+  log: (message: string) => void;
+  /** Oldest previews are forgotten beyond this many (an agent may never apply or discard them). */
+  max?: number;
+}
+
+export const MAX_PREVIEWS = 100;
+
+interface Entry {
+  record: PreviewRecord;
+  /** Diagnostics per document URI, computed once when the preview is made. */
+  diagnostics: Map<string, Diagnostic[]>;
+}
+
+export class Previews implements PreviewStore {
+  private readonly entries = new Map<string, Entry>();
+  private counter = 0;
+
+  constructor(private readonly deps: PreviewDeps) {}
+
+  add(command: string, changes: readonly PlannedChange[]): string {
+    const id = `p${++this.counter}`;
+    const record: PreviewRecord = { id, command, changes: [...changes], replacements: changes.reduce((n, c) => n + c.replacements, 0) };
+    const diagnostics = new Map<string, Diagnostic[]>();
+    for (const c of changes) {
+      const base = c.created ? '' : c.snapshot.text;
+      const list = previewDiagnostics(id, command, base, c.edits, this.deps.encoding());
+      diagnostics.set(c.snapshot.uri, [...(diagnostics.get(c.snapshot.uri) ?? []), ...list]);
+    }
+    this.entries.set(id, { record, diagnostics });
+    const limit = this.deps.max ?? MAX_PREVIEWS;
+    const touched = new Set(diagnostics.keys());
+    while (this.entries.size > limit) {
+      const oldest = this.entries.keys().next().value as string;
+      for (const uri of this.entries.get(oldest)!.diagnostics.keys()) touched.add(uri);
+      this.entries.delete(oldest);
+      this.deps.log(`preview ${oldest} forgotten: more than ${limit} previews are pending`);
+    }
+    this.republish(touched);
+    return id;
+  }
+
+  get(id: string): PreviewRecord | undefined {
+    return this.entries.get(id)?.record;
+  }
+
+  touching(absPath: string): PreviewRecord[] {
+    return [...this.entries.values()].filter((e) => e.record.changes.some((c) => c.snapshot.resolved.absPath === absPath)).map((e) => e.record);
+  }
+
+  all(): PreviewRecord[] {
+    return [...this.entries.values()].map((e) => e.record);
+  }
+
+  remove(ids: readonly string[]): void {
+    const touched = new Set<string>();
+    for (const id of ids) {
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      for (const uri of entry.diagnostics.keys()) touched.add(uri);
+      this.entries.delete(id);
+    }
+    this.republish(touched);
+  }
+
+  /**
+   * An open document changed (didOpen/didChange): previews computed on other text for that file
+   * end. Opening a file whose text is what a preview was computed on keeps the preview.
+   */
+  documentChanged(uri: string, text: string): void {
+    if (this.entries.size === 0) return;
+    const absPath = pathOfUri(uri);
+    const stale = [...this.entries.values()]
+      .filter((e) => e.record.changes.some((c) => (c.snapshot.uri === uri || c.snapshot.resolved.absPath === absPath) && baseText(c) !== text))
+      .map((e) => e.record.id);
+    if (stale.length > 0) {
+      this.deps.log(`preview${stale.length === 1 ? '' : 's'} ${stale.join(', ')} dropped: ${uri} changed`);
+      this.remove(stale);
+    }
+  }
+
+  /** editls itself changed these files (absolute, realpath'd): previews on them are out of date. */
+  filesChanged(absPaths: readonly string[]): void {
+    if (this.entries.size === 0) return;
+    const paths = new Set(absPaths);
+    const stale = [...this.entries.values()].filter((e) => e.record.changes.some((c) => paths.has(c.snapshot.resolved.absPath))).map((e) => e.record.id);
+    if (stale.length > 0) this.remove(stale);
+  }
+
+  /** Publishes, for each URI, the diagnostics of every live preview touching it (an empty list clears). */
+  private republish(uris: Iterable<string>): void {
+    for (const uri of uris) {
+      const list: Diagnostic[] = [];
+      for (const e of this.entries.values()) list.push(...(e.diagnostics.get(uri) ?? []));
+      this.deps.publish(uri, list);
+    }
+  }
+}
+
+/** A created file's preview was computed on no text at all. */
+function baseText(c: PlannedChange): string {
+  return c.created ? '' : c.snapshot.text;
+}
+
+function pathOfUri(uri: string): string | undefined {
+  const p = uriToPath(uri);
+  return p === undefined ? undefined : realpathOrSelf(p);
+}

@@ -1,0 +1,151 @@
+// Runs the ripgrep binary of @vscode/ripgrep and streams its output line by line: `--json` messages
+// validated against workspace/ripgrepSchema.ts, or raw lines. The consumer can stop the run at any
+// line, and an AbortSignal kills it; either way the process is gone when the promise settles.
+import { spawn } from 'node:child_process';
+import { rgMessage, type RgMessage } from './ripgrepSchema.js';
+
+export type Flow = 'continue' | 'stop';
+
+export interface RipgrepRun {
+  args: readonly string[];
+  cwd?: string;
+  /** Text written to ripgrep's stdin, which is then closed (search it with the path `-`). */
+  stdin?: string;
+  signal?: AbortSignal;
+  /** For `--json` runs: every message that fits the schema, in order. */
+  onMessage?: (message: RgMessage) => Flow;
+  /** For plain runs: every output line, without its `\n`. */
+  onLine?: (line: string) => Flow;
+}
+
+export interface RipgrepExit {
+  /** ripgrep's exit code: 0 matches, 1 none, 2 an error (also with partial results); null when killed. */
+  code: number | null;
+  /** The consumer stopped the run early. */
+  stopped: boolean;
+  /** The signal aborted the run. */
+  cancelled: boolean;
+  /** ripgrep's stderr (first 64 KiB). */
+  stderr: string;
+  /** A `summary` message arrived, so ripgrep got as far as searching. */
+  sawSummary: boolean;
+  /** Output lines that did not fit the schema (first few), for the log. */
+  malformed: string[];
+}
+
+let rgPathPromise: Promise<string> | undefined;
+
+/** The ripgrep binary; @vscode/ripgrep throws on import when its platform package is missing. */
+export function ripgrepPath(): Promise<string> {
+  rgPathPromise ??= import('@vscode/ripgrep').then((m) => m.rgPath);
+  return rgPathPromise;
+}
+
+export class RipgrepUnavailable extends Error {}
+
+export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
+  let rg: string;
+  try {
+    rg = await ripgrepPath();
+  } catch (error) {
+    rgPathPromise = undefined;
+    throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (run.signal?.aborted) return { code: null, stopped: false, cancelled: true, stderr: '', sawSummary: false, malformed: [] };
+
+  return new Promise<RipgrepExit>((resolve, reject) => {
+    const child = spawn(rg, [...run.args], { cwd: run.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    let stopped = false;
+    let cancelled = false;
+    let sawSummary = false;
+    let stderr = '';
+    const malformed: string[] = [];
+    let rest = '';
+    let settled = false;
+
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    const onAbort = () => {
+      cancelled = true;
+      kill();
+    };
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const handleLine = (line: string): Flow => {
+      if (line === '') return 'continue';
+      if (run.onLine) return run.onLine(line);
+      if (!run.onMessage) return 'continue';
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        if (malformed.length < 5) malformed.push(line.slice(0, 200));
+        return 'continue';
+      }
+      const parsed = rgMessage.safeParse(json);
+      if (!parsed.success) {
+        if (malformed.length < 5) malformed.push(line.slice(0, 200));
+        return 'continue';
+      }
+      if (parsed.data.type === 'summary') sawSummary = true;
+      return run.onMessage(parsed.data);
+    };
+
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (stopped || cancelled) return;
+      // The partial line left from the previous chunk is joined to this chunk's first line only:
+      // concatenating whole chunks would copy every 64 KiB chunk once more.
+      let start = 0;
+      let nl = chunk.indexOf('\n');
+      if (rest !== '') {
+        if (nl === -1) {
+          rest += chunk;
+          return;
+        }
+        const first = rest + chunk.slice(0, nl);
+        rest = '';
+        start = nl + 1;
+        if (emit(first) === 'stop') return;
+        nl = chunk.indexOf('\n', start);
+      }
+      for (; nl !== -1; nl = chunk.indexOf('\n', start)) {
+        const line = chunk.slice(start, nl);
+        start = nl + 1;
+        if (emit(line) === 'stop') return;
+      }
+      rest = chunk.slice(start);
+    });
+    const emit = (raw: string): Flow => {
+      const line = run.onLine && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+      if (handleLine(line) !== 'stop') return 'continue';
+      stopped = true;
+      rest = '';
+      kill();
+      return 'stop';
+    };
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 65536) stderr += chunk;
+    });
+    // EPIPE when ripgrep exits (or is killed) before reading all of stdin: nothing to do.
+    child.stdin.on('error', () => undefined);
+    if (run.stdin !== undefined) child.stdin.end(run.stdin);
+    else child.stdin.end();
+
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      run.signal?.removeEventListener('abort', onAbort);
+      reject(new RipgrepUnavailable(`cannot run ripgrep (${rg}): ${error.message}`));
+    });
+    child.on('close', (code) => {
+      if (settled) return;
+      settled = true;
+      run.signal?.removeEventListener('abort', onAbort);
+      if (!stopped && !cancelled && rest !== '') handleLine(rest);
+      resolve({ code, stopped, cancelled, stderr, sawSummary, malformed });
+    });
+  });
+}

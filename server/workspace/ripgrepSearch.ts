@@ -1,0 +1,305 @@
+// editls.searchFiles' IO: one sorted ripgrep `--json` run over the scope, streamed into the core
+// collector so it stops once the cap is passed; open documents whose text differs from disk are
+// searched as buffers (ripgrep on stdin, same regex) and merged into the stream in path order.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fail, type Result } from '../core/result.js';
+import { SearchCollector, type FileHits, type SearchLine } from '../core/search/collect.js';
+import type { CompiledGlob } from '../core/search/glob.js';
+import { decodeBytesLine, stripTerminator, utf16OffsetsOfUtf8 } from '../core/search/lineText.js';
+import { comparePaths } from '../core/search/pathOrder.js';
+import { readTextFile } from './fileCodec.js';
+import type { OpenDocuments } from './openDocuments.js';
+import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
+import { runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
+import { dataBytes, type RgLineData } from './ripgrepSchema.js';
+
+export interface SearchRequest {
+  /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
+  scope: ResolvedPath;
+  /** Rust regex syntax, as ripgrep takes it. */
+  regex: string;
+  glob?: CompiledGlob;
+  respectIgnore: boolean;
+  contextLines: number;
+  maxResults: number;
+  signal: AbortSignal;
+  /** Called after every file with hits (for $/progress). */
+  onProgress?: (matchingLines: number, files: number) => void;
+}
+
+export interface SearchOutcome {
+  files: FileHits[];
+  matchCount: number;
+  truncated: boolean;
+  /** Things the user should know (ripgrep warnings such as unreadable folders). */
+  notes: string[];
+  /** ripgrep was stopped once the cap was passed, before it finished the walk. */
+  stoppedEarly: boolean;
+}
+
+export interface SearchDeps {
+  /** Workspace folders (realpath'd); results are relative to the first. */
+  folders: readonly string[];
+  documents: Pick<OpenDocuments, 'all'>;
+  maxFileSize: number;
+  log: (message: string) => void;
+}
+
+/**
+ * Flags every run shares (documented in the README, "editls.searchFiles"): no user config file,
+ * .gitignore honoured outside git repositories too, `$` before CRLF, and line numbers.
+ */
+export function baseFlags(respectIgnore: boolean): string[] {
+  return ['--no-config', '--no-require-git', '--crlf', '--line-number', ...(respectIgnore ? [] : ['--no-ignore'])];
+}
+
+/** ripgrep file-type flags that narrow the walk to a file-name glob without re-including ignored files. */
+export function typeFlags(name: string, glob: string): string[] {
+  return ['--type-add', `${name}:${glob}`, '--type', name];
+}
+
+export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise<Result<SearchOutcome>> {
+  const first = deps.folders[0] ?? req.scope.folder;
+  const scopeDir = req.scope.directory ? req.scope.absPath : path.dirname(req.scope.absPath);
+  const relToScope = (abs: string) => path.relative(scopeDir, abs).split(path.sep).join('/');
+  const relToFirst = (abs: string) => path.relative(first, abs).split(path.sep).join('/');
+  const typed = req.scope.directory && req.glob?.fileNameGlob !== undefined;
+  // A file-type filter lets hidden *files* through (ripgrep skips the hidden check for files a type
+  // whitelists), so with one in use hidden file names are dropped here.
+  const accepts = (abs: string): boolean => {
+    if (!req.scope.directory) return true;
+    const rel = relToScope(abs);
+    if (typed && path.basename(abs).startsWith('.')) return false;
+    return req.glob ? req.glob.test(rel) : true;
+  };
+
+  const collector = new SearchCollector(req.maxResults, req.contextLines);
+  const notes: string[] = [];
+  let stoppedEarly = false;
+  try {
+    const dirty = await dirtyBuffers(deps, req, accepts);
+    if (req.signal.aborted) return cancelled();
+    // Buffers are merged by their path relative to the scope, the order ripgrep walks in.
+    const pendingBuffers: { file: FileHits; rel: string }[] = [];
+    const searched = await Promise.all(dirty.searchable.map((b) => searchBuffer(b.text, req, relToFirst(b.absPath), b.uri)));
+    for (const [i, r] of searched.entries()) {
+      if (!r.ok) return r;
+      if (r.file) pendingBuffers.push({ file: r.file, rel: relToScope(dirty.searchable[i]!.absPath) });
+    }
+    pendingBuffers.sort((a, b) => comparePaths(a.rel, b.rel));
+    const flushBuffersBefore = (rel: string | undefined): boolean => {
+      while (pendingBuffers.length > 0 && (rel === undefined || comparePaths(pendingBuffers[0]!.rel, rel) < 0)) {
+        const next = pendingBuffers.shift()!;
+        if (collector.addFile(next.file) === 'done') return true;
+        report();
+      }
+      return false;
+    };
+    const report = () => req.onProgress?.(collector.matchCount, collector.files.length);
+
+    const args = [
+      '--json',
+      ...baseFlags(req.respectIgnore),
+      ...(typed ? typeFlags('editls', req.glob!.fileNameGlob!) : []),
+      '--sort',
+      'path',
+      '--context',
+      String(req.contextLines),
+      '-e',
+      req.regex,
+      '--',
+      req.scope.absPath,
+    ];
+    let current: { abs: string; skip: boolean } | undefined;
+    const exit = await runRipgrep({
+      args,
+      cwd: scopeDir,
+      signal: req.signal,
+      onMessage: (m) => {
+        switch (m.type) {
+          case 'begin': {
+            const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
+            const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs);
+            current = { abs, skip };
+            if (skip) return 'continue';
+            if (flushBuffersBefore(relToScope(abs))) return 'stop';
+            return collector.beginFile(relToFirst(abs), pathToFileURL(abs).href) === 'done' ? 'stop' : 'continue';
+          }
+          case 'match':
+          case 'context':
+            if (!current || current.skip) return 'continue';
+            return collector.addLine(toSearchLine(m.data, m.type === 'match')) === 'done' ? 'stop' : 'continue';
+          case 'end': {
+            if (!current || current.skip) return 'continue';
+            current = undefined;
+            const verdict = collector.endFile(m.data.binary_offset !== null);
+            report();
+            return verdict === 'done' ? 'stop' : 'continue';
+          }
+          default:
+            return 'continue';
+        }
+      },
+    });
+    if (exit.cancelled) return cancelled();
+    const failure = exitFailure(exit, req.regex);
+    if (failure) return failure;
+    stoppedEarly = exit.stopped;
+    if (!collector.done) flushBuffersBefore(undefined);
+    collector.end();
+    if (exit.code === 2 && !exit.stopped) notes.push(...warnings(exit.stderr));
+    if (exit.malformed.length > 0) deps.log(`searchFiles: ignored ${exit.malformed.length} unexpected ripgrep output line(s): ${exit.malformed[0]}`);
+  } catch (error) {
+    if (error instanceof RipgrepUnavailable) return fail('io_error', `${error.message}; reinstall editls so that @vscode/ripgrep ships its binary`);
+    throw error;
+  }
+  return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly };
+}
+
+function cancelled() {
+  return fail('cancelled', 'searchFiles was cancelled; ripgrep was stopped');
+}
+
+function dataPath(d: { text: string } | { bytes: string }): string {
+  return 'text' in d ? d.text : Buffer.from(d.bytes, 'base64').toString('utf8');
+}
+
+function toSearchLine(d: RgLineData, match: boolean): SearchLine {
+  const offsets = d.submatches.flatMap((s) => [s.start, s.end]);
+  let text: string;
+  let utf16: number[];
+  if ('text' in d.lines) {
+    text = d.lines.text;
+    utf16 = utf16OffsetsOfUtf8(text, offsets);
+  } else {
+    const decoded = decodeBytesLine(dataBytes(d.lines), offsets);
+    text = decoded.text;
+    utf16 = decoded.offsets;
+  }
+  const stripped = stripTerminator(text);
+  const submatches = d.submatches.map((_, i) => ({
+    start: Math.min(utf16[2 * i]!, stripped.length),
+    end: Math.min(utf16[2 * i + 1]!, stripped.length),
+  }));
+  return { line: d.line_number ?? 0, text: stripped, match, submatches };
+}
+
+/** A run that ended with exit code 2 before searching anything: a bad regex, or ripgrep failing outright. */
+function exitFailure(exit: RipgrepExit, regex: string) {
+  if (exit.code !== 2 || exit.sawSummary || exit.stopped) return undefined;
+  const detail = exit.stderr.replace(/^rg: /gm, '').trim();
+  if (/regex|literal .* is not allowed/i.test(detail)) {
+    const reason = regexErrorReason(detail);
+    return fail('invalid_regex', `regex ${JSON.stringify(regex)} is invalid: ${reason}; ripgrep takes Rust regex syntax (escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally)`, {
+      regex,
+      details: detail,
+    });
+  }
+  return fail('io_error', `ripgrep failed: ${detail.split('\n')[0] ?? 'exit code 2'}`, { details: detail });
+}
+
+function regexErrorReason(detail: string): string {
+  const error = /^error: (.+)$/m.exec(detail)?.[1];
+  if (error) return error.trim();
+  if (/literal "\\n" is not allowed/.test(detail)) return 'it matches a line break, and searchFiles matches within single lines';
+  return detail.split('\n')[0]!.trim();
+}
+
+function warnings(stderr: string): string[] {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.replace(/^rg: /, '').trim())
+    .filter((l) => l !== '');
+  if (lines.length === 0) return [];
+  const shown = lines.slice(0, 5).map((l) => `ripgrep: ${l}`);
+  if (lines.length > 5) shown.push(`ripgrep: ... and ${lines.length - 5} more warnings`);
+  return shown;
+}
+
+interface DirtyBuffer {
+  absPath: string;
+  uri: string;
+  text: string;
+}
+
+/**
+ * Open documents inside the scope whose text is not what is on disk. Their disk copies are never
+ * reported (`paths`); those ripgrep would have searched on disk are searched as buffers (`searchable`).
+ */
+async function dirtyBuffers(
+  deps: SearchDeps,
+  req: SearchRequest,
+  accepts: (abs: string) => boolean,
+): Promise<{ paths: Set<string>; searchable: DirtyBuffer[] }> {
+  const paths = new Set<string>();
+  const candidates: (DirtyBuffer & { onDisk: boolean })[] = [];
+  for (const doc of deps.documents.all()) {
+    const p = uriToPath(doc.uri);
+    if (p === undefined) continue;
+    const abs = realpathOrSelf(p);
+    const inside = req.scope.directory ? isInside(abs, req.scope.absPath) : abs === req.scope.absPath;
+    if (!inside) continue;
+    const disk = await readTextFile(abs, abs, deps.maxFileSize);
+    if (disk.ok && disk.text === doc.text) continue;
+    paths.add(abs);
+    const missing = !disk.ok && disk.kind === 'file_not_found';
+    if (accepts(abs) && !doc.text.includes('\0')) candidates.push({ absPath: abs, uri: doc.uri, text: doc.text, onDisk: !missing });
+  }
+  if (candidates.length === 0 || !req.scope.directory) return { paths, searchable: candidates };
+  // Would ripgrep search these files on disk (ignore rules, hidden folders)? Ask it, listing only
+  // files with the same names. A buffer with no file on disk cannot be checked: it is searched.
+  const listed = await listEligible(req, candidates.filter((c) => c.onDisk).map((c) => c.absPath));
+  return { paths, searchable: candidates.filter((c) => !c.onDisk || listed.has(c.absPath)) };
+}
+
+async function listEligible(req: SearchRequest, files: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (files.length === 0) return found;
+  const names = [...new Set(files.map((f) => path.basename(f)))];
+  const typeable = names.every((n) => !n.includes(':') && !n.includes('/'));
+  const glob = names.length === 1 ? escapeGlob(names[0]!) : `{${names.map(escapeGlob).join(',')}}`;
+  const wanted = new Set(files);
+  await runRipgrep({
+    args: ['--files', ...baseFlags(req.respectIgnore), ...(typeable ? typeFlags('editlsbuffers', glob) : []), '--', req.scope.absPath],
+    cwd: req.scope.absPath,
+    signal: req.signal,
+    onLine: (line) => {
+      const abs = path.resolve(req.scope.absPath, line);
+      // The type lets hidden files through; without it ripgrep would have skipped them.
+      if (wanted.has(abs) && !path.basename(abs).startsWith('.')) found.add(abs);
+      return found.size === wanted.size ? 'stop' : 'continue';
+    },
+  });
+  return found;
+}
+
+function escapeGlob(name: string): string {
+  return name.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`);
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/** Searches one buffer's text through ripgrep's stdin with the same regex and flags. */
+async function searchBuffer(text: string, req: SearchRequest, relPath: string, uri: string): Promise<Result<{ file?: FileHits }>> {
+  const lines: SearchLine[] = [];
+  let binary = false;
+  const exit = await runRipgrep({
+    args: ['--json', '--no-config', '--crlf', '--line-number', '--context', String(req.contextLines), '-e', req.regex, '-'],
+    stdin: text,
+    signal: req.signal,
+    onMessage: (m) => {
+      if (m.type === 'match' || m.type === 'context') lines.push(toSearchLine(m.data, m.type === 'match'));
+      else if (m.type === 'end') binary = m.data.binary_offset !== null;
+      return 'continue';
+    },
+  });
+  if (exit.cancelled) return cancelled();
+  const failure = exitFailure(exit, req.regex);
+  if (failure) return failure;
+  if (binary || lines.length === 0) return { ok: true };
+  return { ok: true, file: { path: relPath, uri, lines } };
+}

@@ -1,0 +1,448 @@
+// The workspace symbol index: built by one streamed ripgrep pass over the workspace folders (the
+// prefilter regex of core/symbols/languages.ts), then kept current file by file from didSave,
+// didChangeWatchedFiles and open-buffer edits. Queries answer from what is indexed so far.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { extractSymbols, FileExtractor, MAX_LINE_BYTES } from '../core/symbols/extract.js';
+import { INDEXED_EXTENSIONS, languageOf, PREFILTER_REGEX, type Language } from '../core/symbols/languages.js';
+import { charMask, makeQuery, matchTier, rankKey, TopK } from '../core/symbols/rank.js';
+import type { SymbolDef, SymbolHit, SymbolKindName } from '../core/symbols/types.js';
+import { columnIn, type PositionEncoding } from '../core/text/positions.js';
+import { decodeText } from './fileCodec.js';
+import type { OpenDocuments } from './openDocuments.js';
+import { realpathOrSelf, uriToPath } from './paths.js';
+import type { ProgressHandle } from './progress.js';
+import { runRipgrep } from './ripgrep.js';
+
+/**
+ * One file's symbols, column-wise (a few arrays instead of an object per symbol: ~100k symbols
+ * cost far less memory and garbage-collection time this way).
+ */
+interface IndexedFile {
+  rel: string;
+  uri: string;
+  count: number;
+  names: string[];
+  /** Lower-cased names (the same string when a name has no capitals). */
+  lowers: string[];
+  containers: (string | undefined)[];
+  /**
+   * FIELDS numbers per symbol: char mask, kind, line, name start, name end (columns in the
+   * negotiated encoding). One typed array per file: allocating typed arrays is not cheap.
+   */
+  data: Int32Array;
+  /** Position in path order, refreshed before a query when files came or went. */
+  order: number;
+}
+
+const KINDS: readonly SymbolKindName[] = ['module', 'namespace', 'class', 'method', 'property', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'struct', 'object', 'typeParameter'];
+const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
+const FIELDS = 5;
+const MASK = 0;
+const KIND = 1;
+const LINE = 2;
+const START = 3;
+const END = 4;
+
+export interface SymbolIndexDeps {
+  folders(): readonly string[];
+  encoding(): PositionEncoding;
+  documents: Pick<OpenDocuments, 'get' | 'getByPath'>;
+  maxFileSize(): number;
+  log(message: string): void;
+  /** $/progress for the build (a handle that does nothing when the client has no progress support). */
+  startProgress(title: string): ProgressHandle;
+}
+
+export type FileChange = { uri: string; type: 'created' | 'changed' | 'deleted' };
+
+/** ripgrep flags of the index build; the README lists them. */
+export function indexFlags(maxFileSize: number): string[] {
+  return [
+    '--no-config',
+    '--no-require-git',
+    '--no-messages',
+    '--crlf',
+    '--no-heading',
+    '--with-filename',
+    '--null',
+    '--line-number',
+    '--color',
+    'never',
+    '--max-columns',
+    String(MAX_LINE_BYTES),
+    '--max-filesize',
+    String(maxFileSize),
+    '--type-add',
+    `editlssource:*.{${INDEXED_EXTENSIONS.join(',')}}`,
+    '--type',
+    'editlssource',
+  ];
+}
+
+/** Symbols per file beyond this are dropped (generated tables, bundles). */
+const MAX_SYMBOLS_PER_FILE = 5000;
+/** Symbols scanned between two yields to the event loop during a query. */
+const QUERY_SLICE = 40_000;
+
+export class SymbolIndex {
+  private files = new Map<string, IndexedFile>();
+  private build: AbortController | undefined;
+  private generation = 0;
+  private readonly pending = new Set<Promise<void>>();
+  private readonly dirtyBuffers = new Set<string>();
+  /** Resolves when the current (or last) full build finishes. */
+  built: Promise<void> = Promise.resolve();
+  building = false;
+
+  constructor(private readonly deps: SymbolIndexDeps) {}
+
+  get fileCount(): number {
+    return this.files.size;
+  }
+
+  get symbolCount(): number {
+    let n = 0;
+    for (const f of this.files.values()) n += f.count;
+    return n;
+  }
+
+  /** (Re)builds the whole index in the background; a running build is abandoned. */
+  rebuild(): Promise<void> {
+    this.build?.abort();
+    const controller = new AbortController();
+    this.build = controller;
+    const generation = ++this.generation;
+    this.building = true;
+    this.built = this.runBuild(controller.signal, generation).finally(() => {
+      if (this.generation === generation) {
+        this.building = false;
+        this.build = undefined;
+      }
+    });
+    return this.built;
+  }
+
+  dispose(): void {
+    this.build?.abort();
+  }
+
+  private async runBuild(signal: AbortSignal, generation: number): Promise<void> {
+    const folders = this.deps.folders();
+    const started = Date.now();
+    if (folders.length === 0) return;
+    const progress = this.deps.startProgress('editls: indexing symbols');
+    const seen = new Map<string, IndexedFile>();
+    let seenSymbols = 0;
+    // Files no longer under a folder go at once; the others are replaced as the build reaches them.
+    for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
+    let current: { abs: string; language: Language; extractor: FileExtractor; text: string[] } | undefined;
+    let currentPath: string | undefined;
+    // Columns in utf-8/utf-32 need the line text; utf-16 columns are what the extractor gives.
+    const keepLines = this.deps.encoding() !== 'utf-16';
+    let lines = 0;
+    const finish = () => {
+      if (!current) return;
+      const c = current;
+      current = undefined;
+      const file = this.fileFrom(c.abs, c.extractor.symbols, (line) => c.text[line] ?? '');
+      seen.set(c.abs, file);
+      seenSymbols += file.count;
+      this.files.set(c.abs, file);
+      // An open buffer is the truth for its file: the next query indexes its text instead.
+      const open = this.deps.documents.getByPath(c.abs);
+      if (open) this.dirtyBuffers.add(open.uri);
+    };
+    try {
+      const exit = await runRipgrep({
+        args: [...indexFlags(this.deps.maxFileSize()), '-e', PREFILTER_REGEX, '--', ...folders],
+        cwd: folders[0],
+        signal,
+        onLine: (raw) => {
+          // `path\0line:text`; lines of one file arrive together (ripgrep prints a file at once).
+          const nul = raw.indexOf('\0');
+          if (nul === -1) return 'continue';
+          if (currentPath === undefined || nul !== currentPath.length || !raw.startsWith(currentPath)) {
+            finish();
+            currentPath = raw.slice(0, nul);
+            const name = path.basename(currentPath);
+            // A file type lets hidden files through; ripgrep would skip them otherwise.
+            const language = name.startsWith('.') ? undefined : languageOf(name);
+            current = language ? { abs: currentPath, language, extractor: new FileExtractor(language, true), text: [] } : undefined;
+          }
+          if (!current) return 'continue';
+          let line = 0;
+          let i = nul + 1;
+          for (; i < raw.length; i++) {
+            const c = raw.charCodeAt(i);
+            if (c === 58) break;
+            line = line * 10 + (c - 48);
+          }
+          line -= 1;
+          const text = raw.slice(i + 1);
+          const symbols = current.extractor.symbols;
+          if (symbols.length < MAX_SYMBOLS_PER_FILE) {
+            const before = symbols.length;
+            current.extractor.addLine(line, text);
+            if (keepLines && symbols.length > before) current.text[line] = text;
+          }
+          if (++lines % 5000 === 0) progress.report(`${seen.size} files, ${seenSymbols} symbols`);
+          return 'continue';
+        },
+      });
+      finish();
+      if (exit.cancelled || generation !== this.generation) return;
+      // Files the build did not reach any more (deleted, now ignored) leave the index.
+      for (const abs of [...this.files.keys()]) if (!seen.has(abs) && !this.deps.documents.getByPath(abs)) this.files.delete(abs);
+      if (exit.code === 2) this.deps.log(`symbol index: ripgrep reported errors: ${exit.stderr.split('\n')[0] ?? ''}`);
+      const summary = `indexed ${this.symbolCount} symbols in ${this.files.size} files (${Date.now() - started} ms)`;
+      this.deps.log(`symbol index: ${summary}`);
+      progress.done(summary);
+    } catch (error) {
+      this.deps.log(`symbol index: build failed: ${error instanceof Error ? error.message : String(error)}; workspace/symbol answers from open buffers only`);
+      progress.done('symbol index unavailable');
+    } finally {
+      progress.done();
+    }
+  }
+
+  private fileFrom(abs: string, defs: readonly SymbolDef[], lineText: (line: number) => string, uri?: string): IndexedFile {
+    const encoding = this.deps.encoding();
+    const folders = this.deps.folders();
+    const first = folders[0] ?? path.dirname(abs);
+    const count = Math.min(defs.length, MAX_SYMBOLS_PER_FILE);
+    const names = new Array<string>(count);
+    const lowers = new Array<string>(count);
+    const containers = new Array<string | undefined>(count);
+    const data = new Int32Array(count * FIELDS);
+    for (let i = 0; i < count; i++) {
+      const d = defs[i]!;
+      // Names are slices of ripgrep's output chunks; copy them so the chunks can be collected.
+      const name = flatCopy(d.name);
+      const lower = name.toLowerCase();
+      names[i] = name;
+      lowers[i] = lower === name ? name : lower;
+      containers[i] = d.container === undefined ? undefined : flatCopy(d.container);
+      const at = i * FIELDS;
+      data[at + MASK] = charMask(lower);
+      data[at + KIND] = KIND_INDEX.get(d.kind)!;
+      data[at + LINE] = d.line;
+      if (encoding === 'utf-16') {
+        data[at + START] = d.start;
+        data[at + END] = d.end;
+      } else {
+        const text = lineText(d.line);
+        data[at + START] = columnIn(text, d.start, encoding);
+        data[at + END] = columnIn(text, d.end, encoding);
+      }
+    }
+    return { rel: path.relative(first, abs).split(path.sep).join('/'), uri: uri ?? pathToFileURL(abs).href, count, names, lowers, containers, data, order: 0 };
+  }
+
+  private indexText(abs: string, text: string, uri?: string): void {
+    const language = languageOf(path.basename(abs));
+    if (!language) return;
+    const defs = extractSymbols(language, text);
+    const lines = defs.length > 0 && this.deps.encoding() !== 'utf-16' ? text.split(/\r?\n/) : [];
+    this.files.set(abs, this.fileFrom(abs, defs, (line) => lines[line] ?? '', uri));
+  }
+
+  /** Runs an update and lets queries wait for it. */
+  private track(work: Promise<void>): void {
+    const p = work.catch((error) => this.deps.log(`symbol index: update failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  private inWorkspace(abs: string): boolean {
+    const name = path.basename(abs);
+    if (name.startsWith('.') || !languageOf(name)) return false;
+    return this.deps.folders().some((f) => isInside(abs, f));
+  }
+
+  /** textDocument/didSave: the saved text is the buffer's. */
+  fileSaved(uri: string): void {
+    this.bufferChanged(uri);
+  }
+
+  /** didOpen/didChange: re-read from the buffer at the next query. */
+  bufferChanged(uri: string): void {
+    const p = uriToPath(uri);
+    if (p === undefined || !this.inWorkspace(realpathOrSelf(p))) return;
+    this.dirtyBuffers.add(uri);
+  }
+
+  /** didClose: the disk copy is the truth again. */
+  bufferClosed(uri: string): void {
+    this.dirtyBuffers.delete(uri);
+    const p = uriToPath(uri);
+    if (p === undefined) return;
+    const abs = realpathOrSelf(p);
+    if (this.files.has(abs)) this.track(this.reindexFromDisk([abs]));
+  }
+
+  /** workspace/didChangeWatchedFiles. */
+  watchedFilesChanged(changes: readonly FileChange[]): void {
+    const reread: string[] = [];
+    for (const change of changes) {
+      const p = uriToPath(change.uri);
+      if (p === undefined) continue;
+      const abs = change.type === 'deleted' ? path.resolve(p) : realpathOrSelf(p);
+      if (change.type === 'deleted') {
+        // A deleted folder takes every file below it along.
+        for (const known of [...this.files.keys()]) if (known === abs || isInside(known, abs)) this.files.delete(known);
+        continue;
+      }
+      if (this.deps.documents.getByPath(abs)) continue; // the buffer is the truth
+      if (this.inWorkspace(abs)) reread.push(abs);
+    }
+    if (reread.length > 0) this.track(this.reindexFromDisk(reread));
+  }
+
+  /** Re-reads files from disk; files not yet in the index are first checked against the ignore rules. */
+  private async reindexFromDisk(files: readonly string[]): Promise<void> {
+    const known = files.filter((f) => this.files.has(f));
+    const unknown = files.filter((f) => !this.files.has(f));
+    const eligible = unknown.length > 0 ? await this.eligible(unknown) : new Set<string>();
+    for (const abs of [...known, ...unknown.filter((f) => eligible.has(f))]) {
+      if (this.deps.documents.getByPath(abs)) continue;
+      let buf: Buffer;
+      try {
+        buf = await readFile(abs);
+      } catch {
+        this.files.delete(abs);
+        continue;
+      }
+      if (buf.length > this.deps.maxFileSize() || buf.includes(0)) {
+        this.files.delete(abs);
+        continue;
+      }
+      const decoded = decodeText(buf, abs);
+      if (!decoded.ok) {
+        this.files.delete(abs);
+        continue;
+      }
+      this.indexText(abs, decoded.text);
+    }
+  }
+
+  /** Which of these files would the build index (ignore rules, hidden folders)? Asks ripgrep, listing only these names. */
+  private async eligible(files: readonly string[]): Promise<Set<string>> {
+    const wanted = new Set(files);
+    const found = new Set<string>();
+    const folders = this.deps.folders();
+    if (folders.length === 0) return found;
+    const names = [...new Set(files.map((f) => path.basename(f)))];
+    // A name with `:` cannot go into a ripgrep type definition: list every source file instead.
+    const type = names.some((n) => n.includes(':'))
+      ? ['--type-add', `editlscheck:*.{${INDEXED_EXTENSIONS.join(',')}}`]
+      : ['--type-add', `editlscheck:{${names.map((n) => n.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`)).join(',')}}`];
+    await runRipgrep({
+      args: ['--files', '--no-config', '--no-require-git', '--no-messages', ...type, '--type', 'editlscheck', '--', ...folders],
+      cwd: folders[0],
+      onLine: (line) => {
+        if (wanted.has(line)) found.add(line);
+        return found.size === wanted.size ? 'stop' : 'continue';
+      },
+    });
+    return found;
+  }
+
+  private refreshBuffers(): void {
+    if (this.dirtyBuffers.size === 0) return;
+    const uris = [...this.dirtyBuffers];
+    this.dirtyBuffers.clear();
+    const unknown: { abs: string; uri: string }[] = [];
+    for (const uri of uris) {
+      const doc = this.deps.documents.get(uri);
+      const p = uriToPath(uri);
+      if (!doc || p === undefined) continue;
+      const abs = realpathOrSelf(p);
+      if (this.files.has(abs)) this.indexText(abs, doc.text, doc.uri);
+      else unknown.push({ abs, uri });
+    }
+    if (unknown.length > 0) {
+      this.track(
+        this.eligible(unknown.map((u) => u.abs)).then((ok) => {
+          for (const u of unknown) {
+            const doc = this.deps.documents.get(u.uri);
+            // A buffer with no file on disk cannot be checked against the ignore rules: it is indexed.
+            if (doc && (ok.has(u.abs) || !existsSync(u.abs))) this.indexText(u.abs, doc.text, doc.uri);
+          }
+        }),
+      );
+    }
+  }
+
+  private ordered = new WeakSet<IndexedFile>();
+
+  /** Numbers the files in path order when any file object changed since the last query. */
+  private refreshOrder(): void {
+    let stale = false;
+    for (const f of this.files.values()) {
+      if (!this.ordered.has(f)) {
+        stale = true;
+        break;
+      }
+    }
+    if (!stale) return;
+    const all = [...this.files.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    all.forEach((f, i) => {
+      f.order = i;
+      this.ordered.add(f);
+    });
+  }
+
+  /** Ranked hits for a workspace/symbol query; 'cancelled' when the signal fires. */
+  async query(raw: string, limit: number, signal: AbortSignal): Promise<SymbolHit[] | 'cancelled'> {
+    this.refreshBuffers();
+    if (this.pending.size > 0) await Promise.all([...this.pending]);
+    if (signal.aborted) return 'cancelled';
+    const q = makeQuery(raw);
+    this.refreshOrder();
+    const top = new TopK<[IndexedFile, number]>(limit);
+    let scanned = 0;
+    for (const file of this.files.values()) {
+      const { names, lowers, data } = file;
+      for (let i = 0; i < file.count; i++) {
+        const name = names[i]!;
+        const at = i * FIELDS;
+        const tier = matchTier(q, name, lowers[i]!, data[at + MASK]!, top.worstUseful());
+        if (tier < 0) continue;
+        const key = rankKey(q, name, tier, KINDS[data[at + KIND]!]!);
+        if (top.mightAccept(key)) top.push({ item: [file, i], key, order: file.order, line: data[at + LINE]! });
+      }
+      scanned += file.count;
+      if (scanned >= QUERY_SLICE) {
+        scanned = 0;
+        // Let $/cancelRequest (Helix re-queries on every keystroke) and other messages in.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (signal.aborted) return 'cancelled';
+      }
+    }
+    return top.sorted().map(([file, i]) => {
+      const container = file.containers[i];
+      const at = i * FIELDS;
+      return {
+        name: file.names[i]!,
+        kind: KINDS[file.data[at + KIND]!]!,
+        ...(container !== undefined ? { container } : {}),
+        uri: file.uri,
+        line: file.data[at + LINE]!,
+        character: file.data[at + START]!,
+        endCharacter: file.data[at + END]!,
+      };
+    });
+  }
+}
+
+function flatCopy(s: string): string {
+  return (' ' + s).slice(1);
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}

@@ -1,0 +1,349 @@
+// core/symbols: one fixture per language (test/fixtures/symbols) with the definitions expected,
+// names located by their text, scopes and kinds; the ripgrep prefilter covers every definition
+// line; ranking (exact > prefix > word starts > substring > subsequence) and the top-k heap.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { extractSymbols, MAX_LINE_BYTES } from '../../server/core/symbols/extract.js';
+import { INDEXED_EXTENSIONS, languageOf, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
+import { charMask, makeQuery, matchTier, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
+import type { SymbolKindName } from '../../server/core/symbols/types.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/symbols');
+
+/** `LINE KIND NAME (CONTAINER)`, LINE 1-based, per fixture (file name without the .txt suffix). */
+const EXPECTED: Record<string, string[]> = {
+  'Sample.java': [
+    '5 class Sample',
+    '6 constant MAX_COUNT (Sample)',
+    '9 constructor Sample (Sample)',
+    '14 method run (Sample)',
+    '20 method wrap (Sample)',
+    '24 interface Listener (Sample)',
+    '28 enum Level (Sample)',
+    '30 class Pair (Sample)',
+  ],
+  'sample.c': [
+    '2 constant MAX_LEN',
+    '3 function SQUARE',
+    '5 typeParameter size_type',
+    '7 struct node',
+    '11 struct list',
+    '15 enum color',
+    '17 function helper',
+    '26 function main',
+  ],
+  'sample.cpp': [
+    '3 namespace geo',
+    '5 class Shape',
+    '10 method sides (Shape)',
+    '14 class Box',
+    '17 constructor Shape (Shape)',
+    '19 method area (Circle)',
+    '23 function make_list',
+    '27 enum Mode',
+    '29 typeParameter Real',
+  ],
+  'sample.cs': [
+    '3 namespace Demo.App',
+    '5 class Widget (Demo.App)',
+    '7 constant Size (Widget)',
+    '9 constructor Widget (Widget)',
+    '13 property Name (Widget)',
+    '15 method ComputeAsync (Widget)',
+    '24 method Helper (Widget)',
+    '27 interface IWidget (Demo.App)',
+    '29 struct Point (Demo.App)',
+    '31 enum Kind (Demo.App)',
+    '33 class Person (Demo.App)',
+  ],
+  'sample.go': [
+    '5 constant Version',
+    '7 variable debug',
+    '9 struct Server',
+    '13 interface Handler',
+    '17 typeParameter ID',
+    '19 method Start (Server)',
+    '23 method Stop (Server)',
+    '25 function main',
+    '29 function Map',
+  ],
+  'sample.kt': [
+    '3 constant TIMEOUT',
+    '4 variable greeting',
+    '6 class User',
+    '8 interface Result',
+    '10 enum Status',
+    '12 object Registry',
+    '13 method register (Registry)',
+    '16 class Service',
+    '17 method load (Service)',
+    '18 method helper (Service)',
+    '21 function shout',
+    '23 function main',
+    '27 typeParameter Handler',
+  ],
+  'sample.lua': [
+    '3 method new (M)',
+    '7 method area (M)',
+    '11 function helper',
+    '14 function global_fn',
+    '16 method compute (M)',
+  ],
+  'sample.php': [
+    '2 namespace App\\Models',
+    '4 constant VERSION',
+    '5 constant DEBUG',
+    '7 interface HasName',
+    '8 method name (HasName)',
+    '11 class Greets',
+    '12 method greet (Greets)',
+    '15 class User',
+    '16 constant TABLE (User)',
+    '18 method __construct (User)',
+    '20 method name (User)',
+    '24 method ref (User)',
+    '27 enum Suit',
+    '29 function helper',
+  ],
+  'sample.py': [
+    '3 constant MAX_RETRIES',
+    '6 class Server',
+    '9 method __init__ (Server)',
+    '12 method serve (Server)',
+    '13 function handler (serve)',
+    '17 function main',
+    '20 class _Private',
+  ],
+  'sample.rb': [
+    '3 module Billing',
+    '4 constant RATE (Billing)',
+    '6 class Invoice (Billing)',
+    '7 method initialize (Invoice)',
+    '11 method build (Invoice)',
+    '15 method paid? (Invoice)',
+    '21 class Report (Billing)',
+    '24 method top_level',
+  ],
+  'sample.rs': [
+    '3 constant LIMIT',
+    '4 constant COUNTER',
+    '6 struct Point',
+    '11 method new (Point)',
+    '14 method norm (Point)',
+    '18 method fmt (Point)',
+    '23 enum Shape',
+    '25 interface Area',
+    '26 method area (Area)',
+    '29 typeParameter Result',
+    '31 module tests',
+    '33 function it_works (tests)',
+    '36 function square',
+    '40 function dangerous',
+  ],
+  'sample.sh': [
+    '2 constant VERSION',
+    '3 constant PATH_PREFIX',
+    '6 function usage',
+    '10 function build',
+    '14 function deploy-prod',
+  ],
+  'sample.swift': [
+    '3 constant maxCount',
+    '4 variable verbose',
+    '6 interface Drawable',
+    '7 method draw (Drawable)',
+    '10 class Canvas',
+    '11 constructor init (Canvas)',
+    '12 method draw (Canvas)',
+    '13 method make (Canvas)',
+    '16 struct Point',
+    '18 method move (Point)',
+    '21 enum Direction',
+    '24 method length (Point)',
+    '27 class Store',
+    '29 typeParameter Callback',
+    '31 function update',
+    '33 function +',
+  ],
+  'sample.ts': [
+    '2 constant MAX_SIZE',
+    '3 variable counter',
+    '4 function helper',
+    '5 function loadAll',
+    '11 class Parser',
+    '13 constructor constructor (Parser)',
+    '16 method parseExpression (Parser)',
+    '22 method walk (Parser)',
+    '24 method size (Parser)',
+    '27 method #secret (Parser)',
+    '28 method handleClick (Parser)',
+    '31 interface Options',
+    '34 typeParameter Id',
+    '35 enum Color',
+    '36 module Foo.Bar',
+    '38 namespace Util',
+    '39 function clamp (Util)',
+    '43 function gen',
+  ],
+};
+
+function fixture(name: string): string {
+  return readFileSync(path.join(FIXTURES, `${name}.txt`), 'utf8');
+}
+
+function describeSymbols(name: string, text: string): string[] {
+  return extractSymbols(languageOf(name)!, text).map((s) => `${s.line + 1} ${s.kind} ${s.name}${s.container ? ` (${s.container})` : ''}`);
+}
+
+describe('definitions per language', () => {
+  const names = readdirSync(FIXTURES).map((f) => f.replace(/\.txt$/, '')).sort();
+
+  it('has a fixture for every language editls indexes', () => {
+    const languages = new Set(names.map((n) => languageOf(n)!.id));
+    expect([...languages].sort()).toEqual(['cpp', 'csharp', 'go', 'java', 'kotlin', 'lua', 'php', 'python', 'ruby', 'rust', 'shell', 'swift', 'typescript']);
+    expect(Object.keys(EXPECTED).sort()).toEqual(names);
+  });
+
+  for (const name of Object.keys(EXPECTED)) {
+    it(name, () => {
+      const text = fixture(name);
+      expect(describeSymbols(name, text)).toEqual(EXPECTED[name]);
+      // Every range covers exactly the name on its line.
+      const lines = text.split('\n');
+      for (const s of extractSymbols(languageOf(name)!, text)) expect(lines[s.line]!.slice(s.start, s.end)).toBe(s.name);
+    });
+  }
+
+  it('CRLF, a BOM-less CRLF file and no final newline give the same symbols; columns are UTF-16 after CJK and emoji', () => {
+    const lf = 'class Foo:\n    def bar(self):\n        pass\ndef baz(): pass';
+    const crlf = lf.replace(/\n/g, '\r\n');
+    expect(describeSymbols('a.py', crlf)).toEqual(describeSymbols('a.py', lf));
+    const text = 'const 日本 = 1;\nfunction 😀x() {}\n\tfunction tabbed() {}\n';
+    // `😀x` is not an identifier start; `日本` is.
+    expect(describeSymbols('a.ts', text)).toEqual(['1 constant 日本', '3 function tabbed']);
+    const [, tabbed] = extractSymbols(languageOf('a.ts')!, text);
+    expect(tabbed).toMatchObject({ start: 10, end: 16 });
+    const emoji = 'export const x = "😀"; export function after() {}\nexport function café() {}\n';
+    const syms = extractSymbols(languageOf('a.ts')!, emoji);
+    expect(syms.map((s) => emoji.split('\n')[s.line]!.slice(s.start, s.end))).toEqual(['x', 'café']);
+  });
+
+  it('skips minified lines longer than MAX_LINE_BYTES (ripgrep gets the same --max-columns)', () => {
+    const long = `function big() { ${'x;'.repeat(MAX_LINE_BYTES)} }`;
+    expect(describeSymbols('a.js', `${long}\nfunction small() {}\n`)).toEqual(['2 function small']);
+  });
+
+  it('statement words are never names of shape-found members; keyword rules keep names like `new`', () => {
+    const ts = 'class A {\n  if (x) {\n  }\n  while (y) {\n  }\n  new() {\n  }\n}\n';
+    expect(describeSymbols('a.ts', ts)).toEqual(['1 class A', '6 method new (A)']);
+    expect(describeSymbols('a.rs', 'impl A {\n    pub fn new() -> Self {}\n}\n')).toEqual(['2 method new (A)']);
+  });
+
+  it('the prefilter (ripgrep and JS dialects) matches every definition line; the workspace test runs real ripgrep', () => {
+    expect(PREFILTER_REGEX).toBe(`(?-u)${PREFILTER_JS.source}`);
+    const prefilter = PREFILTER_JS;
+    for (const name of Object.keys(EXPECTED)) {
+      const lines = fixture(name).split('\n');
+      for (const s of extractSymbols(languageOf(name)!, fixture(name))) expect(prefilter.test(lines[s.line]!), `${name}:${s.line + 1}: ${lines[s.line]}`).toBe(true);
+    }
+  });
+
+  it('maps extensions case-insensitively and knows nothing about other files', () => {
+    expect(languageOf('A.TS')?.id).toBe('typescript');
+    expect(languageOf('x.hpp')?.id).toBe('cpp');
+    expect(languageOf('README.md')).toBeUndefined();
+    expect(languageOf('Makefile')).toBeUndefined();
+    expect(INDEXED_EXTENSIONS).toContain('kts');
+  });
+});
+
+describe('ranking', () => {
+  const tier = (query: string, name: string) => {
+    const lower = name.toLowerCase();
+    return matchTier(makeQuery(query), name, lower, charMask(lower));
+  };
+
+  it('tiers: exact > prefix > word starts > substring > subsequence', () => {
+    const table: [string, string, number][] = [
+      ['parser', 'Parser', Tier.Exact],
+      ['PARSER', 'parser', Tier.Exact],
+      ['pars', 'ParserFactory', Tier.Prefix],
+      ['pf', 'ParserFactory', Tier.WordStarts],
+      ['parfac', 'ParserFactory', Tier.WordStarts],
+      ['factory', 'ParserFactory', Tier.WordStarts],
+      ['gsbn', 'getSymbolByName', Tier.WordStarts],
+      ['symind', 'symbol_index', Tier.WordStarts],
+      ['symidx', 'symbol_index', Tier.Subsequence],
+      ['hp', 'HTMLParser', Tier.WordStarts],
+      ['htmlp', 'HTMLParser', Tier.Prefix],
+      ['v2', 'parseV2', Tier.WordStarts],
+      ['ctory', 'ParserFactory', Tier.Substring],
+      ['psrfy', 'ParserFactory', Tier.Subsequence],
+      ['xyz', 'ParserFactory', -1],
+      ['parserfactoryx', 'ParserFactory', -1],
+      ['', 'anything', Tier.Subsequence],
+    ];
+    for (const [q, name, want] of table) expect(tier(q, name), `${q} vs ${name}`).toBe(want);
+  });
+
+  it('word starts split on case steps, separators, digits and acronyms', () => {
+    const starts = (s: string) => wordStarts(s).map((i) => s.slice(i, i + 2));
+    expect(starts('getHTTPResponse2Code')).toEqual(['ge', 'HT', 'Re', '2C', 'Co']);
+    expect(starts('snake_case-name.x')).toEqual(['sn', 'ca', 'na', 'x']);
+    expect(starts('日本Test')).toEqual(['日本', 'Te']);
+  });
+
+  it('matches is a subset of subsequence and never throws (random names and queries)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 24 }), (q, name) => {
+        const t = tier(q, name);
+        const ql = q.trim().toLowerCase();
+        let i = 0;
+        for (const c of name.toLowerCase()) if (c === ql[i]) i++;
+        if (t >= 0) expect(i).toBe(ql.length);
+      }),
+      { numRuns: 500, seed: 3 },
+    );
+  });
+
+  it('orders by tier, exact case, length, kind, path, line and keeps only the best k', () => {
+    const q = makeQuery('Parse');
+    const items: [string, SymbolKindName, string, number][] = [
+      ['parseAll', 'function', 'b.ts', 1],
+      ['parse', 'function', 'z.ts', 9],
+      ['Parse', 'function', 'z.ts', 9],
+      ['ParserState', 'class', 'a.ts', 1],
+      ['reparse', 'function', 'a.ts', 1],
+      ['Parser', 'variable', 'a.ts', 1],
+      ['Parser', 'class', 'c.ts', 1],
+      ['Parser', 'class', 'b.ts', 5],
+      ['Parser', 'class', 'b.ts', 2],
+      ['PrefixArgs', 'function', 'a.ts', 1],
+    ];
+    const top = new TopK<string>(7);
+    const order = (file: string) => ['a.ts', 'b.ts', 'c.ts', 'z.ts'].indexOf(file);
+    for (const [name, kind, file, line] of items) {
+      const lower = name.toLowerCase();
+      const t = matchTier(q, name, lower, charMask(lower));
+      if (t >= 0) top.push(rankOf(`${name}@${file}:${line}`, q, name, t, kind, order(file), line));
+    }
+    expect(top.sorted()).toEqual(['Parse@z.ts:9', 'parse@z.ts:9', 'Parser@b.ts:2', 'Parser@b.ts:5', 'Parser@c.ts:1', 'Parser@a.ts:1', 'parseAll@b.ts:1']);
+  });
+
+  it('TopK equals sorting everything and taking k (random input)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 9 }), fc.nat(3), fc.nat(5)), { maxLength: 80 }), fc.integer({ min: 1, max: 20 }), (rows, k) => {
+        const q = makeQuery('x');
+        const ranked = rows.map(([t, len, order, line], i) => rankOf(i, q, 'n'.repeat(len), t, 'function', order, line));
+        const top = new TopK<number>(k);
+        for (const r of ranked) if (top.mightAccept(r.key)) top.push(r);
+        const want = [...ranked].sort((a, b) => rows[a.item]![0] - rows[b.item]![0] || rows[a.item]![1] - rows[b.item]![1] || a.order - b.order || a.line - b.line).slice(0, k);
+        expect(top.sorted().map((i) => rows[i])).toEqual(want.map((r) => rows[r.item]));
+      }),
+      { numRuns: 200, seed: 5 },
+    );
+  });
+});

@@ -1,0 +1,170 @@
+;;; eglot-driver.el --- headless Eglot driver for test/editors/eglot.test.ts  -*- lexical-binding: t; -*-
+;; Emacs 28 + Eglot 1.9 (Debian) against dist/editls.js, configured by the shipped
+;; client-examples/emacs/editls.el.  Runs each scenario through Eglot's own machinery (its
+;; applyEdit handler, eglot-code-actions, flymake, xref, undo) and writes what buffers and disk
+;; hold as JSON to $OUT.  The test compares; this script only records.
+;; Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. emacs --batch -Q -l test/editors/eglot-driver.el
+(dolist (d (directory-files "/usr/share/emacs/site-lisp/elpa" t "^[a-z]"))
+  (add-to-list 'load-path d))
+(require 'cl-lib)
+(require 'json)
+(require 'subr-x)
+
+(defvar my-ws (file-name-as-directory (getenv "WS")))
+(defvar my-out '())
+(defun rec (k v) (push (cons k v) my-out))
+(defun bool (x) (if x t :json-false))
+(defun path (name) (expand-file-name name my-ws))
+(defun disk (name)
+  (let ((f (path name)))
+    (when (file-exists-p f)
+      (with-temp-buffer (let ((coding-system-for-read 'utf-8-unix)) (insert-file-contents f)) (buffer-string)))))
+(defun buf (name) (find-buffer-visiting (path name)))
+(defun buf-text (name)
+  (let ((b (buf name)))
+    (and b (with-current-buffer b (buffer-substring-no-properties (point-min) (point-max))))))
+(defun wait-until (secs pred)
+  (with-timeout (secs nil)
+    (while (not (funcall pred)) (accept-process-output nil 0.05))
+    t))
+
+;; What reaches the user: `message' (Eglot shows window/showMessage with it).
+(defvar my-messages '())
+(advice-add 'message :around
+            (lambda (orig fmt &rest args)
+              (when fmt (push (apply #'format-message fmt args) my-messages))
+              (apply orig fmt args)))
+;; Batch Emacs must never prompt; record it if anything does.
+(fset 'y-or-n-p (lambda (prompt) (rec "prompted" prompt) t))
+(fset 'yes-or-no-p (lambda (prompt) (rec "prompted" prompt) t))
+
+(defvar editls-command (list "node" (getenv "SERVER") "--stdio"))
+(load (expand-file-name "client-examples/emacs/editls.el" (getenv "REPO")) nil t)
+(require 'eglot)
+(transient-mark-mode 1)
+
+(defun result-fields (prefix thunk)
+  (condition-case err
+      (let* ((r (funcall thunk))
+             (files (editls--get r :files))
+             (file (and (vectorp files) (> (length files) 0) (aref files 0))))
+        (rec (concat prefix ".status") (editls--get r :status))
+        (rec (concat prefix ".via") (and file (editls--get file :via)))
+        (rec (concat prefix ".message") (editls--get r :message))
+        (rec (concat prefix ".previewId") (editls--get r :previewId))
+        r)
+    (editls-error
+     (rec (concat prefix ".error") (list (cons "kind" (nth 1 err)) (cons "message" (nth 2 err)) (cons "code" (nth 4 err))))
+     nil)))
+
+(defun editls-diagnostics ()
+  "editls's hints that flymake shows in the current buffer."
+  (cl-count-if (lambda (d) (string-match-p "preview p[0-9]+ (editls" (flymake-diagnostic-text d))) (flymake-diagnostics)))
+
+(defun choose-code-action (prefix)
+  "M-x eglot-code-actions, picking the action whose title starts with PREFIX; returns all titles."
+  (let ((titles '())
+        (last-nonmenu-event ?a))          ; not a mouse event: Eglot uses completing-read
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt collection &rest _)
+                 (setq titles (all-completions "" collection))
+                 (cl-find-if (lambda (s) (string-prefix-p prefix s)) titles))))
+      (call-interactively #'eglot-code-actions))
+    (vconcat titles)))
+
+(condition-case top-err
+    (let ((default-directory my-ws))
+      (find-file (path "a.txt"))
+      (rec "major-mode" (symbol-name major-mode))
+      (call-interactively #'eglot)
+      (rec "connected" (bool (wait-until 20 (lambda () (and (eglot-current-server) (eglot--managed-mode))))))
+      (rec "eglot-version" (progn (require 'lisp-mnt) (lm-version (locate-library "eglot.el"))))
+      (flymake-start nil t)               ; what turning flymake-mode on does once Emacs is idle
+
+      ;; 1. an edit in the open buffer on the line with é and 😀
+      (result-fields "s1" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "target" :new_string "TARGET"))))
+      (rec "s1.buffer" (buf-text "a.txt"))
+      (rec "s1.disk" (disk "a.txt"))
+      (rec "s1.notified" (bool (wait-until 5 (lambda () (cl-some (lambda (m) (string-match-p "editls.edit: 1 replacement in a.txt; changed in the editor" m)) my-messages)))))
+
+      ;; 2. a user edit (unsaved), then a command that only makes sense on the edited text
+      (goto-char (point-min)) (forward-line 1) (end-of-line) (insert " typed")
+      (result-fields "s2" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "line typed" :new_string "line TYPED"))))
+      (rec "s2.buffer" (buf-text "a.txt"))
+
+      ;; 3. a closed file: written to disk, no buffer left behind
+      (result-fields "s3" (lambda () (editls-execute "editls.edit" (list :file_path "b.txt" :old_string "one" :new_string "ONE"))))
+      (rec "s3.disk" (disk "b.txt"))
+      (rec "s3.buffer" (buf-text "b.txt"))
+
+      ;; 4. a preview changes nothing, shows hint diagnostics, and is applied through its code action
+      (result-fields "s4" (lambda () (editls-execute "editls.proposeStrReplace" (list :path "a.txt" :replacements (vector (list :old "hello" :new "HELLO"))))))
+      (rec "s4.buffer_after_preview" (buf-text "a.txt"))
+      (rec "s4.disk_after_preview" (disk "a.txt"))
+      (wait-until 5 (lambda () (> (editls-diagnostics) 0)))
+      (rec "s4.diagnostics" (editls-diagnostics))
+      (goto-char (point-min))
+      (rec "s4.titles" (choose-code-action "editls: apply previewed edit"))
+      (rec "s4.buffer" (buf-text "a.txt"))
+      (wait-until 5 (lambda () (= (editls-diagnostics) 0)))
+      (rec "s4.diagnostics_after" (editls-diagnostics))
+
+      ;; 5. an error reaches the client with its kind (Eglot signals jsonrpc-error with the data)
+      (result-fields "s5" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "no such text" :new_string "x"))))
+      (rec "s5.raw" (condition-case err
+                        (progn (eglot-execute-command (eglot-current-server) 'editls.edit
+                                                      (vector (list :file_path "a.txt" :old_string "no such text" :new_string "x")))
+                               nil)
+                      (jsonrpc-error (list (cons "code" (alist-get 'jsonrpc-error-code (cdr err)))
+                                           (cons "kind" (plist-get (alist-get 'jsonrpc-error-data (cdr err)) :kind))))))
+
+      ;; 6. one undo reverts one command (several edits in one buffer)
+      (undo-boundary)
+      (rec "s6.before" (buf-text "a.txt"))
+      (result-fields "s6" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "e" :new_string "E" :replace_all t))))
+      (rec "s6.after_command" (buf-text "a.txt"))
+      (undo-boundary)
+      (let ((last-command nil)) (undo))
+      (rec "s6.after_one_undo" (buf-text "a.txt"))
+
+      ;; 7. editls.searchAndReplace in a line range: M-x editls-replace on a region (line 2)
+      (when (member "editls.searchAndReplace" (append (plist-get (plist-get (eglot--capabilities (eglot-current-server)) :executeCommandProvider) :commands) nil))
+        (goto-char (point-min)) (forward-line 1) (push-mark (point) t t) (end-of-line)
+        (editls-replace "line" "LINE")
+        (deactivate-mark)
+        (rec "s7.buffer" (buf-text "a.txt")))
+
+      ;; 8. editls.replaceRange with UTF-16 columns on the emoji line
+      (result-fields "s8" (lambda () (editls-execute "editls.replaceRange" (list :filePath "a.txt" :startLine 3 :startColumn 6 :endLine 3 :endColumn 12 :expectedText "TARGET" :replacementText "target"))))
+      (rec "s8.buffer" (buf-text "a.txt"))
+
+      ;; 10. a no-input code action in another buffer of the project
+      (find-file (path "ws.txt"))
+      (wait-until 10 (lambda () (eglot--managed-mode)))
+      (goto-char (point-min))
+      (rec "s10.titles" (choose-code-action "editls: remove trailing whitespace in this file"))
+      (rec "s10.buffer" (buf-text "ws.txt"))
+      (switch-to-buffer (buf "a.txt"))
+
+      ;; 11. a search sees the unsaved buffer
+      (when (member "editls.searchFiles" (append (plist-get (plist-get (eglot--capabilities (eglot-current-server)) :executeCommandProvider) :commands) nil))
+        (goto-char (point-max)) (insert "unsaved marker line\n")
+        (let ((r (editls-execute "editls.searchFiles" (list :path "." :regex "unsaved marker"))))
+          (rec "s11.matches" (vconcat (mapcar (lambda (m) (list (cons "path" (plist-get m :path)) (cons "line" (plist-get m :line)) (cons "text" (plist-get m :text))))
+                                              (plist-get r :matches)))))
+        (rec "s11.disk" (disk "a.txt")))
+
+      ;; 12. a workspace symbol, the way M-x xref-find-apropos asks Eglot
+      (when (plist-get (eglot--capabilities (eglot-current-server)) :workspaceSymbolProvider)
+        (let ((items (xref-backend-apropos 'eglot "fooBarBaz")))
+          (rec "s12.items" (vconcat (mapcar (lambda (x) (let ((loc (xref-item-location x)))
+                                                         (list (cons "file" (file-name-nondirectory (xref-location-group loc)))
+                                                               (cons "line" (xref-location-line loc)))))
+                                            items)))))
+      (rec "ok" t))
+  (error (rec "ok" :json-false) (rec "error" (format "%S" top-err))))
+
+(rec "messages" (vconcat (reverse my-messages)))
+(let ((coding-system-for-write 'utf-8-unix))
+  (write-region (json-encode my-out) nil (getenv "OUT") nil 'silent))
+(kill-emacs 0)

@@ -1,0 +1,194 @@
+;;; lspmode-driver.el --- headless lsp-mode driver for test/editors/lspmode.test.ts  -*- lexical-binding: t; -*-
+;; Emacs 28 + lsp-mode 8.0.0 (Debian) against dist/editls.js, registered by the shipped
+;; client-examples/emacs/editls.el (an add-on client for every file).  lsp-mode 8 counts columns in
+;; code points without saying so; editls answers clientInfo "emacs" with utf-32.  Runs each scenario
+;; through lsp-mode's own machinery (applyEdit, lsp-execute-code-action, diagnostics, xref, undo)
+;; and writes what buffers and disk hold as JSON to $OUT.  The test compares; this only records.
+;; Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. emacs --batch -Q -l test/editors/lspmode-driver.el
+(dolist (d (directory-files "/usr/share/emacs/site-lisp/elpa" t "^[a-z]"))
+  (add-to-list 'load-path d))
+(require 'cl-lib)
+(require 'json)
+(require 'subr-x)
+
+(defvar my-ws (file-name-as-directory (getenv "WS")))
+(defvar my-out '())
+(defun rec (k v) (push (cons k v) my-out))
+(defun bool (x) (if x t :json-false))
+(defun path (name) (expand-file-name name my-ws))
+(defun disk (name)
+  (let ((f (path name)))
+    (when (file-exists-p f)
+      (with-temp-buffer (let ((coding-system-for-read 'utf-8-unix)) (insert-file-contents f)) (buffer-string)))))
+(defun buf (name) (find-buffer-visiting (path name)))
+(defun buf-text (name)
+  (let ((b (buf name)))
+    (and b (with-current-buffer b (buffer-substring-no-properties (point-min) (point-max))))))
+(defun wait-until (secs pred)
+  (with-timeout (secs nil)
+    (while (not (funcall pred)) (accept-process-output nil 0.05))
+    t))
+
+(defvar my-messages '())
+(advice-add 'message :around
+            (lambda (orig fmt &rest args)
+              (when fmt (push (apply #'format-message fmt args) my-messages))
+              (apply orig fmt args)))
+(fset 'y-or-n-p (lambda (prompt) (rec "prompted" prompt) t))
+(fset 'yes-or-no-p (lambda (prompt) (rec "prompted" prompt) t))
+
+;; What a user sets in init.el for lsp-mode (not editls-specific).
+(require 'lsp-mode)
+(setq lsp-auto-guess-root t            ; no "import project?" prompt
+      lsp-session-file (expand-file-name ".lsp-session" my-ws)
+      lsp-enable-file-watchers nil
+      lsp-keep-workspace-alive nil
+      lsp-restart 'ignore
+      lsp-headerline-breadcrumb-enable nil
+      lsp-modeline-code-actions-enable nil
+      lsp-modeline-diagnostics-enable nil
+      lsp-modeline-workspace-status-enable nil
+      lsp-lens-enable nil)
+(defvar editls-command (list "node" (getenv "SERVER") "--stdio"))
+(load (expand-file-name "client-examples/emacs/editls.el" (getenv "REPO")) nil t)
+(transient-mark-mode 1)
+
+(defun result-fields (prefix thunk)
+  (condition-case err
+      (let* ((r (funcall thunk))
+             (files (editls--get r :files))
+             (file (and (vectorp files) (> (length files) 0) (aref files 0))))
+        (rec (concat prefix ".status") (editls--get r :status))
+        (rec (concat prefix ".via") (and file (editls--get file :via)))
+        (rec (concat prefix ".message") (editls--get r :message))
+        (rec (concat prefix ".previewId") (editls--get r :previewId))
+        r)
+    (editls-error
+     (rec (concat prefix ".error") (list (cons "kind" (nth 1 err)) (cons "message" (nth 2 err)) (cons "code" (nth 4 err))))
+     nil)))
+
+(defun editls-diagnostics ()
+  "editls's hints in the current buffer, as lsp-mode stores them."
+  (cl-count-if (lambda (d) (equal (gethash "source" d) "editls")) (lsp--get-buffer-diagnostics)))
+
+(defun choose-code-action (prefix)
+  "M-x lsp-execute-code-action, picking the action whose title starts with PREFIX; returns all titles."
+  (let ((titles '()))
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt collection &rest _)
+                 (setq titles (all-completions "" collection))
+                 (cl-find-if (lambda (s) (string-prefix-p prefix s)) titles))))
+      (call-interactively #'lsp-execute-code-action))
+    (vconcat titles)))
+
+(defun start-lsp ()
+  (lsp)
+  (wait-until 20 (lambda () (cl-some (lambda (w) (eq (lsp--workspace-status w) 'initialized)) (lsp-workspaces)))))
+
+(defun served-p (command)
+  (let ((caps (lsp--workspace-server-capabilities (editls--lsp-mode-workspace))))
+    (member command (append (gethash "commands" (gethash "executeCommandProvider" caps)) nil))))
+
+(condition-case top-err
+    (let ((default-directory my-ws))
+      (find-file (path "a.txt"))
+      (rec "major-mode" (symbol-name major-mode))
+      (rec "connected" (bool (start-lsp)))
+      (rec "lsp-mode-version" (progn (require 'lisp-mnt) (lm-version (locate-library "lsp-mode.el"))))
+      (rec "auto-execute" (bool lsp-auto-execute-action))
+
+      ;; 1. an edit in the open buffer on the line with é and 😀 (code-point columns)
+      (result-fields "s1" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "target" :new_string "TARGET"))))
+      (rec "s1.buffer" (buf-text "a.txt"))
+      (rec "s1.disk" (disk "a.txt"))
+      (rec "s1.notified" (bool (wait-until 5 (lambda () (cl-some (lambda (m) (string-match-p "editls.edit: 1 replacement in a.txt; changed in the editor" m)) my-messages)))))
+
+      ;; 2. a user edit (unsaved), then a command that only makes sense on the edited text
+      (goto-char (point-min)) (forward-line 1) (end-of-line) (insert " typed")
+      (result-fields "s2" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "line typed" :new_string "line TYPED"))))
+      (rec "s2.buffer" (buf-text "a.txt"))
+
+      ;; 3. a closed file: written to disk, no buffer left behind
+      (result-fields "s3" (lambda () (editls-execute "editls.edit" (list :file_path "b.txt" :old_string "one" :new_string "ONE"))))
+      (rec "s3.disk" (disk "b.txt"))
+      (rec "s3.buffer" (buf-text "b.txt"))
+
+      ;; 4. a preview changes nothing, lsp-mode holds its hint, its code action applies it
+      (result-fields "s4" (lambda () (editls-execute "editls.proposeStrReplace" (list :path "a.txt" :replacements (vector (list :old "hello" :new "HELLO"))))))
+      (rec "s4.buffer_after_preview" (buf-text "a.txt"))
+      (rec "s4.disk_after_preview" (disk "a.txt"))
+      (wait-until 5 (lambda () (> (editls-diagnostics) 0)))
+      (rec "s4.diagnostics" (editls-diagnostics))
+      (goto-char (point-min))
+      (rec "s4.titles" (choose-code-action "editls: apply previewed edit"))
+      (wait-until 10 (lambda () (string-prefix-p "HELLO" (buf-text "a.txt"))))
+      (rec "s4.buffer" (buf-text "a.txt"))
+      (wait-until 5 (lambda () (= (editls-diagnostics) 0)))
+      (rec "s4.diagnostics_after" (editls-diagnostics))
+
+      ;; 5. an error reaches the client with its kind (editls-execute reads the JSON-RPC error's data;
+      ;;    plain lsp-request turns it into an `error' with the message)
+      (result-fields "s5" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "no such text" :new_string "x"))))
+      (rec "s5.raw" (condition-case err
+                        (progn (lsp-request "workspace/executeCommand"
+                                            (list :command "editls.edit" :arguments (vector (list :file_path "a.txt" :old_string "no such text" :new_string "x"))))
+                               nil)
+                      (error (error-message-string err))))
+
+      ;; 6. one undo reverts one command (several edits in one buffer)
+      (undo-boundary)
+      (rec "s6.before" (buf-text "a.txt"))
+      (result-fields "s6" (lambda () (editls-execute "editls.edit" (list :file_path "a.txt" :old_string "e" :new_string "E" :replace_all t))))
+      (rec "s6.after_command" (buf-text "a.txt"))
+      (undo-boundary)
+      (let ((last-command nil)) (undo))
+      (rec "s6.after_one_undo" (buf-text "a.txt"))
+
+      ;; 7. editls.searchAndReplace in a line range: M-x editls-replace on a region (line 2)
+      (when (served-p "editls.searchAndReplace")
+        (goto-char (point-min)) (forward-line 1) (push-mark (point) t t) (end-of-line)
+        (editls-replace "line" "LINE")
+        (deactivate-mark)
+        (rec "s7.buffer" (buf-text "a.txt")))
+
+      ;; 8. editls.replaceRange with UTF-16 columns on the emoji line (editls sends code points to lsp-mode)
+      (result-fields "s8" (lambda () (editls-execute "editls.replaceRange" (list :filePath "a.txt" :startLine 3 :startColumn 6 :endLine 3 :endColumn 12 :expectedText "TARGET" :replacementText "target"))))
+      (rec "s8.buffer" (buf-text "a.txt"))
+
+      ;; 10. a no-input code action in another buffer of the project
+      (find-file (path "ws.txt"))
+      (start-lsp)
+      (goto-char (point-min))
+      (rec "s10.titles" (choose-code-action "editls: remove trailing whitespace in this file"))
+      (wait-until 10 (lambda () (equal (buf-text "ws.txt") "trailing\nspaces\nnone\n")))
+      (rec "s10.buffer" (buf-text "ws.txt"))
+      (switch-to-buffer (buf "a.txt"))
+
+      ;; 11. a search sees the unsaved buffer
+      (when (served-p "editls.searchFiles")
+        (goto-char (point-max)) (insert "unsaved marker line\n")
+        (let ((r (editls-execute "editls.searchFiles" (list :path "." :regex "unsaved marker"))))
+          (rec "s11.matches" (vconcat (mapcar (lambda (m) (list (cons "path" (gethash "path" m)) (cons "line" (gethash "line" m)) (cons "text" (gethash "text" m))))
+                                              (gethash "matches" r)))))
+        (rec "s11.disk" (disk "a.txt")))
+
+      ;; 12. a workspace symbol, the way M-x xref-find-apropos asks lsp-mode
+      (when (gethash "workspaceSymbolProvider" (lsp--workspace-server-capabilities (editls--lsp-mode-workspace)))
+        (let ((raw (lsp-request "workspace/symbol" '(:query "fooBarBaz"))))
+          (rec "s12.raw" (vconcat (mapcar (lambda (s) (let ((loc (gethash "location" s)))
+                                                       (list (cons "name" (gethash "name" s))
+                                                             (cons "file" (file-name-nondirectory (lsp--uri-to-path (gethash "uri" loc))))
+                                                             (cons "line" (gethash "line" (gethash "start" (gethash "range" loc)))))))
+                                          raw))))
+        (let ((items (xref-backend-apropos 'xref-lsp "fooBarBaz")))
+          (rec "s12.items" (vconcat (mapcar (lambda (x) (let ((loc (xref-item-location x)))
+                                                         (list (cons "file" (file-name-nondirectory (xref-location-group loc)))
+                                                               (cons "line" (xref-location-line loc)))))
+                                            items)))))
+      (rec "ok" t))
+  (error (rec "ok" :json-false) (rec "error" (format "%S" top-err))))
+
+(rec "messages" (vconcat (reverse my-messages)))
+(let ((coding-system-for-write 'utf-8-unix))
+  (write-region (json-encode my-out) nil (getenv "OUT") nil 'silent))
+(kill-emacs 0)

@@ -1,0 +1,65 @@
+// RegexRunner: scans in a worker give exactly what scanRegex gives on this thread; a catastrophic
+// pattern is stopped at the deadline (and the next scan still works); cancellation; invalid patterns.
+import { afterAll, describe, expect, it } from 'vitest';
+import { RegexRunner } from '../../server/workspace/regexRunner.js';
+import { scanRegex, type ScanJob } from '../../server/core/edits/regexScan.js';
+
+const runner = new RegexRunner();
+afterAll(() => runner.dispose());
+
+const job = (over: Partial<ScanJob>): ScanJob => ({
+  text: '',
+  source: 'a',
+  flags: 'g',
+  replacement: '',
+  expand: true,
+  maxMatches: 1_000_000,
+  maxOutput: 1_000_000,
+  ...over,
+});
+
+const CATASTROPHIC = job({ text: 'a'.repeat(40) + '!', source: '(a+)+$' });
+
+describe('RegexRunner', () => {
+  it('returns what scanRegex returns on this thread', async () => {
+    const j = job({ text: 'x1 y22 😀 z333\r\n', source: '(?<d>\\d+)|😀', replacement: '[$<d>|$&|$$]' });
+    expect(await runner.run(j, 5000)).toEqual(scanRegex(j));
+  });
+
+  it('stops a catastrophic pattern at the deadline, then serves the next scan', async () => {
+    const r = await runner.run(CATASTROPHIC, 200);
+    expect(r).toEqual({ ok: false, problem: 'timeout', detail: '200 ms' });
+    const next = await runner.run(job({ text: 'banana', source: 'an', replacement: 'AN' }), 5000);
+    expect(next.ok && next.count).toBe(2);
+  });
+
+  it('runs scans side by side while one is stuck', async () => {
+    const stuck = runner.run(CATASTROPHIC, 1500);
+    const quick = await runner.run(job({ text: 'aaa', source: 'a' }), 5000);
+    expect(quick.ok && quick.count).toBe(3);
+    expect((await stuck).ok).toBe(false);
+  });
+
+  it('stops on cancellation', async () => {
+    const controller = new AbortController();
+    const pending = runner.run(CATASTROPHIC, 60_000, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    expect(await pending).toMatchObject({ ok: false, problem: 'cancelled' });
+    const before = new AbortController();
+    before.abort();
+    expect(await runner.run(job({ text: 'a' }), 5000, before.signal)).toMatchObject({ ok: false, problem: 'cancelled' });
+  });
+
+  it('reports an invalid pattern as invalid_regex', async () => {
+    expect(await runner.run(job({ source: '(' }), 5000)).toMatchObject({ ok: false, problem: 'invalid_regex' });
+  });
+
+  it('handles a 10 MB text with 100,000 matches', async () => {
+    const text = ('0123456789'.repeat(9) + 'MATCH'.padEnd(10, '.')).repeat(100_000);
+    const r = await runner.run(job({ text, source: 'MATCH', replacement: 'm$&' }), 30_000);
+    if (!r.ok) throw new Error(r.detail);
+    expect(r.count).toBe(100_000);
+    expect(r.starts[99_999]).toBe(text.lastIndexOf('MATCH'));
+    expect(r.texts?.[0]).toBe('mMATCH');
+  });
+});
