@@ -22,6 +22,9 @@ export const SETTINGS_DEFAULTS = {
   applyConfirmTimeoutMs: 1000,
   /** workspace/symbol: cap on the symbols one query returns. */
   maxSymbols: 200,
+  /** Edit results: a change written to disk with more TextEdits than this gets `editOmitted` instead of its
+   *  WorkspaceEdit (previews and editor edits always carry the full edit). */
+  maxResultEdits: 1000,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -36,6 +39,7 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   summary: z.enum(['log', 'message']),
   applyConfirmTimeoutMs: z.number().int().min(0).max(60_000),
   maxSymbols: z.number().int().min(1).max(100_000),
+  maxResultEdits: z.number().int().min(0).max(2 ** 31 - 1),
 };
 
 /**

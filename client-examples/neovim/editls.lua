@@ -202,7 +202,7 @@ end
 --- Starts (or reuses) the editls client for the buffer's workspace and attaches it (0.7-0.10).
 function M.attach(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
-  if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then return nil end
+  if vim.bo[bufnr].buftype ~= '' then return nil end
   local root = find_root(bufnr)
   for _, c in ipairs(vim.lsp.get_active_clients()) do
     if c.name == 'editls' and c.config.root_dir == root then

@@ -37,12 +37,20 @@ export interface PlannedChange {
 
 export type ApplyMode = 'auto' | 'editor' | 'disk' | 'preview';
 export type Via = 'editor' | 'disk' | null;
+export interface EditOmitted {
+  textEdits: number;
+  reason: string;
+}
 
 export interface ApplyOutcome {
   /** One entry per planned change, same order. */
   via: Via[];
-  /** The WorkspaceEdit that was (or, for a preview, would be) applied. */
-  edit: WorkspaceEdit;
+  /** The WorkspaceEdit that was (or, for a preview, would be) applied; absent when every change's
+   *  edit was omitted (see `editOmitted`). */
+  edit?: WorkspaceEdit;
+  /** Changes written to disk with more than `maxResultEdits` TextEdits: their TextEdits were never
+   *  built and are left out of `edit`; `textEdits` counts them. Previews and editor edits are never omitted. */
+  editOmitted?: EditOmitted;
   /** Human notes, e.g. "save the buffer: the editor holds the edit unsaved". */
   notes: string[];
 }

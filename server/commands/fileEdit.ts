@@ -7,7 +7,7 @@ import { fail, type Failure, type Result } from '../core/result.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff } from '../core/edits/diffCut.js';
-import type { ApplyMode, ApplyOutcome, Context, PlannedChange, Snapshot, Via } from './context.js';
+import type { ApplyMode, ApplyOutcome, Context, EditOmitted, PlannedChange, Snapshot, Via } from './context.js';
 
 export interface Computed {
   newText: string;
@@ -35,7 +35,9 @@ export interface EditResult {
   replacements: number;
   files: FileResult[];
   unifiedDiff: string;
-  edit: WorkspaceEdit;
+  /** Absent when every change was written to disk with more than `maxResultEdits` TextEdits (then `editOmitted`). */
+  edit?: WorkspaceEdit;
+  editOmitted?: EditOmitted;
   message: string;
   notes?: string[];
   [extra: string]: unknown;
@@ -118,7 +120,8 @@ export function editResult(
     replacements: files.reduce((n, f) => n + f.replacements, 0),
     files,
     unifiedDiff: files.map((f) => f.diff).join(''),
-    edit: outcome.edit,
+    ...(outcome.edit ? { edit: outcome.edit } : {}),
+    ...(outcome.editOmitted ? { editOmitted: outcome.editOmitted } : {}),
     message,
     ...(outcome.notes.length > 0 ? { notes: outcome.notes } : {}),
     ...(options.extra ?? {}),

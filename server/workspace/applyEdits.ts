@@ -25,6 +25,8 @@ export interface ApplyDeps {
 
 let annotationCounter = 0;
 
+export const EDIT_OMITTED_REASON = 'written to disk; more than maxResultEdits TextEdits';
+
 export async function applyChanges(
   deps: ApplyDeps,
   changes: readonly PlannedChange[],
@@ -45,9 +47,23 @@ export async function applyChanges(
   if (options.confirm && deps.traits.changeAnnotations && form.documentChanges) {
     form.annotation = { id: `editls-${++annotationCounter}`, annotation: { label: options.label, needsConfirmation: true } };
   }
-  const docChanges = changes.map((c, i) => documentChange(deps, c, routes[i] ?? null));
-  const fullEdit = buildWorkspaceEdit(docChanges, form);
-  if (mode === 'preview') return { ok: true, via: changes.map(() => null), edit: fullEdit, notes };
+  // A change bound for disk with more TextEdits than maxResultEdits is left out of the result's edit
+  // (its TextEdits are never built: at 100,000 edits they cost more than the change itself).
+  let omittedEdits = 0;
+  const docChanges = changes.map((c, i) => {
+    if (routes[i] === 'disk' && c.edits.length > deps.settings.maxResultEdits) {
+      omittedEdits += c.edits.length;
+      return null;
+    }
+    return documentChange(deps, c, routes[i] ?? null);
+  });
+  const shown = docChanges.filter((d): d is DocumentChange => d !== null);
+  const fullEdit = shown.length > 0 || omittedEdits === 0 ? buildWorkspaceEdit(shown, form) : undefined;
+  const reported = {
+    ...(fullEdit ? { edit: fullEdit } : {}),
+    ...(omittedEdits > 0 ? { editOmitted: { textEdits: omittedEdits, reason: EDIT_OMITTED_REASON } } : {}),
+  };
+  if (mode === 'preview') return { ok: true, via: changes.map(() => null), ...reported, notes };
 
   // 1. Editor part first: if the editor refuses, nothing is written to disk.
   const editorIdx = routes.flatMap((r, i) => (r === 'editor' ? [i] : []));
@@ -63,7 +79,7 @@ export async function applyChanges(
         }
       }
     }
-    const editorEdit = buildWorkspaceEdit(editorIdx.map((i) => docChanges[i]!), form);
+    const editorEdit = buildWorkspaceEdit(editorIdx.map((i) => docChanges[i]!), form); // editor changes are never omitted
     let reply: ApplyWorkspaceEditResult;
     try {
       reply = await deps.sendApplyEdit(options.label, editorEdit);
@@ -99,7 +115,7 @@ export async function applyChanges(
     const written = await writeToDisk(deps, c);
     if (!written.ok) return written;
   }
-  return { ok: true, via: routes, edit: fullEdit, notes };
+  return { ok: true, via: routes, ...reported, notes };
 }
 
 function route(deps: ApplyDeps, c: PlannedChange, mode: ApplyMode): Via {

@@ -14,12 +14,18 @@ export interface PreviewDeps {
   log: (message: string) => void;
   /** Oldest previews are forgotten beyond this many (an agent may never apply or discard them). */
   max?: number;
+  /** ...or beyond this many UTF-16 units of remembered text (each change keeps its old and new text). */
+  maxTextUnits?: number;
 }
 
 export const MAX_PREVIEWS = 100;
+/** 64 Mi UTF-16 units, at most about 128 MB: three previews of 10 MB files, thousands of small ones. */
+export const MAX_PREVIEW_TEXT_UNITS = 64 * 1024 * 1024;
 
 interface Entry {
   record: PreviewRecord;
+  /** Text this preview keeps alive (old + new text of every change), in UTF-16 units. */
+  size: number;
   /** Diagnostics per document URI, computed once when the preview is made. */
   diagnostics: Map<string, Diagnostic[]>;
 }
@@ -27,6 +33,7 @@ interface Entry {
 export class Previews implements PreviewStore {
   private readonly entries = new Map<string, Entry>();
   private counter = 0;
+  private totalSize = 0;
 
   constructor(private readonly deps: PreviewDeps) {}
 
@@ -39,14 +46,20 @@ export class Previews implements PreviewStore {
       const list = previewDiagnostics(id, command, base, c.edits, this.deps.encoding());
       diagnostics.set(c.snapshot.uri, [...(diagnostics.get(c.snapshot.uri) ?? []), ...list]);
     }
-    this.entries.set(id, { record, diagnostics });
+    const size = changes.reduce((n, c) => n + c.snapshot.text.length + c.newText.length, 0);
+    this.entries.set(id, { record, diagnostics, size });
+    this.totalSize += size;
     const limit = this.deps.max ?? MAX_PREVIEWS;
+    const budget = this.deps.maxTextUnits ?? MAX_PREVIEW_TEXT_UNITS;
     const touched = new Set(diagnostics.keys());
-    while (this.entries.size > limit) {
+    // The newest preview always stays, whatever its size.
+    while (this.entries.size > limit || (this.totalSize > budget && this.entries.size > 1)) {
       const oldest = this.entries.keys().next().value as string;
-      for (const uri of this.entries.get(oldest)!.diagnostics.keys()) touched.add(uri);
+      const entry = this.entries.get(oldest)!;
+      for (const uri of entry.diagnostics.keys()) touched.add(uri);
       this.entries.delete(oldest);
-      this.deps.log(`preview ${oldest} forgotten: more than ${limit} previews are pending`);
+      this.totalSize -= entry.size;
+      this.deps.log(`preview ${oldest} forgotten: more than ${this.entries.size >= limit ? `${limit} previews` : 'the preview text budget'} pending`);
     }
     this.republish(touched);
     return id;
@@ -71,6 +84,7 @@ export class Previews implements PreviewStore {
       if (!entry) continue;
       for (const uri of entry.diagnostics.keys()) touched.add(uri);
       this.entries.delete(id);
+      this.totalSize -= entry.size;
     }
     this.republish(touched);
   }

@@ -60,7 +60,6 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
     let sawSummary = false;
     let stderr = '';
     const malformed: string[] = [];
-    let rest = '';
     let settled = false;
 
     const kill = () => {
@@ -93,6 +92,7 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
     };
 
     child.stdout.setEncoding('utf8');
+    let rest = '';
     child.stdout.on('data', (chunk: string) => {
       if (stopped || cancelled) return;
       // The partial line left from the previous chunk is joined to this chunk's first line only:

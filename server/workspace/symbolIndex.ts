@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { extractSymbols, FileExtractor, MAX_LINE_BYTES } from '../core/symbols/extract.js';
+import { FileExtractor, MAX_LINE_BYTES, scanText } from '../core/symbols/extract.js';
 import { INDEXED_EXTENSIONS, languageOf, PREFILTER_REGEX, type Language } from '../core/symbols/languages.js';
-import { charMask, makeQuery, matchTier, rankKey, TopK } from '../core/symbols/rank.js';
-import type { SymbolDef, SymbolHit, SymbolKindName } from '../core/symbols/types.js';
+import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK } from '../core/symbols/rank.js';
+import type { SymbolHit, SymbolKindName } from '../core/symbols/types.js';
 import { columnIn, type PositionEncoding } from '../core/text/positions.js';
 import { decodeText } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -24,13 +24,17 @@ interface IndexedFile {
   rel: string;
   uri: string;
   count: number;
-  names: string[];
-  /** Lower-cased names (the same string when a name has no capitals). */
-  lowers: string[];
+  /**
+   * All names of the file in one string (and lower-cased, at the same offsets): two strings per
+   * file instead of two per symbol keeps the heap small and garbage collection short.
+   */
+  names: string;
+  lowers: string;
   containers: (string | undefined)[];
   /**
-   * FIELDS numbers per symbol: char mask, kind, line, name start, name end (columns in the
-   * negotiated encoding). One typed array per file: allocating typed arrays is not cheap.
+   * FIELDS numbers per symbol: char mask, kind, line, name start and end (columns in the
+   * negotiated encoding), name offsets in `names`. One typed array per file: allocating typed
+   * arrays is not cheap.
    */
   data: Int32Array;
   /** Position in path order, refreshed before a query when files came or went. */
@@ -39,12 +43,14 @@ interface IndexedFile {
 
 const KINDS: readonly SymbolKindName[] = ['module', 'namespace', 'class', 'method', 'property', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'struct', 'object', 'typeParameter'];
 const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
-const FIELDS = 5;
+const FIELDS = 7;
 const MASK = 0;
 const KIND = 1;
 const LINE = 2;
 const START = 3;
 const END = 4;
+const NAME_AT = 5;
+const NAME_END = 6;
 
 export interface SymbolIndexDeps {
   folders(): readonly string[];
@@ -65,8 +71,7 @@ export function indexFlags(maxFileSize: number): string[] {
     '--no-require-git',
     '--no-messages',
     '--crlf',
-    '--no-heading',
-    '--with-filename',
+    '--heading',
     '--null',
     '--line-number',
     '--color',
@@ -93,6 +98,8 @@ export class SymbolIndex {
   private generation = 0;
   private readonly pending = new Set<Promise<void>>();
   private readonly dirtyBuffers = new Set<string>();
+  /** Files updated one by one while a build runs: the build's end must not drop them as unseen. */
+  private readonly updatedDuringBuild = new Set<string>();
   /** Resolves when the current (or last) full build finishes. */
   built: Promise<void> = Promise.resolve();
   building = false;
@@ -139,7 +146,6 @@ export class SymbolIndex {
     // Files no longer under a folder go at once; the others are replaced as the build reaches them.
     for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
     let current: { abs: string; language: Language; extractor: FileExtractor; text: string[] } | undefined;
-    let currentPath: string | undefined;
     // Columns in utf-8/utf-32 need the line text; utf-16 columns are what the extractor gives.
     const keepLines = this.deps.encoding() !== 'utf-16';
     let lines = 0;
@@ -147,7 +153,7 @@ export class SymbolIndex {
       if (!current) return;
       const c = current;
       current = undefined;
-      const file = this.fileFrom(c.abs, c.extractor.symbols, (line) => c.text[line] ?? '');
+      const file = this.fileFrom(c.abs, c.extractor, (line) => c.text[line] ?? '');
       seen.set(c.abs, file);
       seenSymbols += file.count;
       this.files.set(c.abs, file);
@@ -161,20 +167,24 @@ export class SymbolIndex {
         cwd: folders[0],
         signal,
         onLine: (raw) => {
-          // `path\0line:text`; lines of one file arrive together (ripgrep prints a file at once).
-          const nul = raw.indexOf('\0');
-          if (nul === -1) return 'continue';
-          if (currentPath === undefined || nul !== currentPath.length || !raw.startsWith(currentPath)) {
+          // `--heading --null`: a file starts with `PATH\0N:text`, its other lines are `N:text`, and
+          // an empty line ends it; the folders are absolute, so a path never starts with a digit.
+          let at = 0;
+          const first = raw.charCodeAt(0);
+          if (!(first >= 48 && first <= 57)) {
+            const nul = raw.indexOf('\0');
+            if (nul === -1) return 'continue';
             finish();
-            currentPath = raw.slice(0, nul);
-            const name = path.basename(currentPath);
+            const abs = raw.slice(0, nul);
+            const name = path.basename(abs);
             // A file type lets hidden files through; ripgrep would skip them otherwise.
             const language = name.startsWith('.') ? undefined : languageOf(name);
-            current = language ? { abs: currentPath, language, extractor: new FileExtractor(language, true), text: [] } : undefined;
+            current = language ? { abs, language, extractor: new FileExtractor(language, true), text: [] } : undefined;
+            at = nul + 1;
           }
           if (!current) return 'continue';
           let line = 0;
-          let i = nul + 1;
+          let i = at;
           for (; i < raw.length; i++) {
             const c = raw.charCodeAt(i);
             if (c === 58) break;
@@ -182,11 +192,11 @@ export class SymbolIndex {
           }
           line -= 1;
           const text = raw.slice(i + 1);
-          const symbols = current.extractor.symbols;
-          if (symbols.length < MAX_SYMBOLS_PER_FILE) {
-            const before = symbols.length;
-            current.extractor.addLine(line, text);
-            if (keepLines && symbols.length > before) current.text[line] = text;
+          const extractor = current.extractor;
+          const before = extractor.count;
+          if (before < MAX_SYMBOLS_PER_FILE) {
+            extractor.addLine(line, text);
+            if (keepLines && extractor.count > before) current.text[line] = text;
           }
           if (++lines % 5000 === 0) progress.report(`${seen.size} files, ${seenSymbols} symbols`);
           return 'continue';
@@ -195,7 +205,10 @@ export class SymbolIndex {
       finish();
       if (exit.cancelled || generation !== this.generation) return;
       // Files the build did not reach any more (deleted, now ignored) leave the index.
-      for (const abs of [...this.files.keys()]) if (!seen.has(abs) && !this.deps.documents.getByPath(abs)) this.files.delete(abs);
+      for (const abs of [...this.files.keys()]) {
+        if (!seen.has(abs) && !this.updatedDuringBuild.has(abs) && !this.deps.documents.getByPath(abs)) this.files.delete(abs);
+      }
+      this.updatedDuringBuild.clear();
       if (exit.code === 2) this.deps.log(`symbol index: ripgrep reported errors: ${exit.stderr.split('\n')[0] ?? ''}`);
       const summary = `indexed ${this.symbolCount} symbols in ${this.files.size} files (${Date.now() - started} ms)`;
       this.deps.log(`symbol index: ${summary}`);
@@ -208,45 +221,58 @@ export class SymbolIndex {
     }
   }
 
-  private fileFrom(abs: string, defs: readonly SymbolDef[], lineText: (line: number) => string, uri?: string): IndexedFile {
+  private fileFrom(abs: string, found: FileExtractor, lineText: (line: number) => string, uri?: string): IndexedFile {
     const encoding = this.deps.encoding();
     const folders = this.deps.folders();
     const first = folders[0] ?? path.dirname(abs);
-    const count = Math.min(defs.length, MAX_SYMBOLS_PER_FILE);
-    const names = new Array<string>(count);
-    const lowers = new Array<string>(count);
+    const count = Math.min(found.count, MAX_SYMBOLS_PER_FILE);
+    const { names: foundNames, kinds: foundKinds, containers: foundContainers, positions } = found;
+    const nameParts = new Array<string>(count);
+    const lowerParts = new Array<string>(count);
     const containers = new Array<string | undefined>(count);
     const data = new Int32Array(count * FIELDS);
+    let offset = 0;
     for (let i = 0; i < count; i++) {
-      const d = defs[i]!;
-      // Names are slices of ripgrep's output chunks; copy them so the chunks can be collected.
-      const name = flatCopy(d.name);
-      const lower = name.toLowerCase();
-      names[i] = name;
-      lowers[i] = lower === name ? name : lower;
-      containers[i] = d.container === undefined ? undefined : flatCopy(d.container);
+      const name = foundNames[i]!;
+      let lower = name.toLowerCase();
+      // A few characters change length when lower-cased (İ): keep the offsets shared.
+      if (lower.length !== name.length) lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+      nameParts[i] = name;
+      lowerParts[i] = lower;
+      containers[i] = foundContainers[i];
       const at = i * FIELDS;
+      const line = positions[3 * i]!;
+      const start = positions[3 * i + 1]!;
+      const end = positions[3 * i + 2]!;
       data[at + MASK] = charMask(lower);
-      data[at + KIND] = KIND_INDEX.get(d.kind)!;
-      data[at + LINE] = d.line;
+      data[at + KIND] = KIND_INDEX.get(foundKinds[i]!)!;
+      data[at + LINE] = line;
+      data[at + NAME_AT] = offset;
+      offset += name.length;
+      data[at + NAME_END] = offset;
       if (encoding === 'utf-16') {
-        data[at + START] = d.start;
-        data[at + END] = d.end;
+        data[at + START] = start;
+        data[at + END] = end;
       } else {
-        const text = lineText(d.line);
-        data[at + START] = columnIn(text, d.start, encoding);
-        data[at + END] = columnIn(text, d.end, encoding);
+        const text = lineText(line);
+        data[at + START] = columnIn(text, start, encoding);
+        data[at + END] = columnIn(text, end, encoding);
       }
     }
-    return { rel: path.relative(first, abs).split(path.sep).join('/'), uri: uri ?? pathToFileURL(abs).href, count, names, lowers, containers, data, order: 0 };
+    // join copies: the names stop referring to ripgrep's output chunks.
+    const names = nameParts.join('');
+    const lowers = lowerParts.join('');
+    const rel = abs.startsWith(first) && abs[first.length] === path.sep ? abs.slice(first.length + 1) : path.relative(first, abs);
+    return { rel: path.sep === '/' ? rel : rel.split(path.sep).join('/'), uri: uri ?? fileUri(abs), count, names, lowers, containers, data, order: 0 };
   }
 
   private indexText(abs: string, text: string, uri?: string): void {
     const language = languageOf(path.basename(abs));
     if (!language) return;
-    const defs = extractSymbols(language, text);
-    const lines = defs.length > 0 && this.deps.encoding() !== 'utf-16' ? text.split(/\r?\n/) : [];
-    this.files.set(abs, this.fileFrom(abs, defs, (line) => lines[line] ?? '', uri));
+    const found = scanText(new FileExtractor(language), text);
+    if (this.building) this.updatedDuringBuild.add(abs);
+    const lines = found.count > 0 && this.deps.encoding() !== 'utf-16' ? text.split(/\r?\n/) : [];
+    this.files.set(abs, this.fileFrom(abs, found, (line) => lines[line] ?? '', uri));
   }
 
   /** Runs an update and lets queries wait for it. */
@@ -407,11 +433,12 @@ export class SymbolIndex {
     for (const file of this.files.values()) {
       const { names, lowers, data } = file;
       for (let i = 0; i < file.count; i++) {
-        const name = names[i]!;
         const at = i * FIELDS;
-        const tier = matchTier(q, name, lowers[i]!, data[at + MASK]!, top.worstUseful());
+        const from = data[at + NAME_AT]!;
+        const to = data[at + NAME_END]!;
+        const tier = matchTierIn(q, names, lowers, from, to, data[at + MASK]!, top.worstUseful());
         if (tier < 0) continue;
-        const key = rankKey(q, name, tier, KINDS[data[at + KIND]!]!);
+        const key = rankKeyIn(q, names, from, to, tier, KINDS[data[at + KIND]!]!);
         if (top.mightAccept(key)) top.push({ item: [file, i], key, order: file.order, line: data[at + LINE]! });
       }
       scanned += file.count;
@@ -426,7 +453,7 @@ export class SymbolIndex {
       const container = file.containers[i];
       const at = i * FIELDS;
       return {
-        name: file.names[i]!,
+        name: file.names.slice(file.data[at + NAME_AT]!, file.data[at + NAME_END]!),
         kind: KINDS[file.data[at + KIND]!]!,
         ...(container !== undefined ? { container } : {}),
         uri: file.uri,
@@ -438,8 +465,9 @@ export class SymbolIndex {
   }
 }
 
-function flatCopy(s: string): string {
-  return (' ' + s).slice(1);
+/** `file://` URI of a path, as pathToFileURL spells it; most paths need no escaping, and pathToFileURL is slow for thousands of files. */
+function fileUri(abs: string): string {
+  return /^\/[A-Za-z0-9/._+-]*$/.test(abs) ? `file://${abs}` : pathToFileURL(abs).href;
 }
 
 function isInside(child: string, parent: string): boolean {

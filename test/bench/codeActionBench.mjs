@@ -55,20 +55,22 @@ export async function runCodeActionBench() {
   try {
     const body = corpusText(ROOT, 10 * 1000 * 1000);
     // every 50th line gets trailing spaces, every 70th a CRLF ending
-    const text = body
-      .split('\n')
-      .map((l, i) => (i % 50 === 0 ? `${l}   ` : l) + (i % 70 === 0 ? '\r' : ''))
-      .join('\n');
+    const text =
+      '// EDITLS_PREVIEW_ONE\n// EDITLS_PREVIEW_TWO\n' +
+      body
+        .split('\n')
+        .map((l, i) => (i % 50 === 0 ? `${l}   ` : l) + (i % 70 === 0 ? '\r' : ''))
+        .join('\n');
     const file = path.join(dir, 'big.js');
     writeFileSync(file, text);
     const server = await start(dir);
     const uri = pathToFileURL(file).href;
     server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'javascript', version: 1, text } });
-    for (const word of ['function', 'return']) {
+    for (const word of ['ONE', 'TWO']) {
       await server.conn.sendRequest('workspace/executeCommand', {
-        command: 'editls.searchAndReplace',
-        arguments: [{ path: 'big.js', search: `${word} `, replace: `${word}  `, start_line: 1, end_line: 200, apply: 'preview' }],
-      }).catch(() => undefined);
+        command: 'editls.edit',
+        arguments: [{ file_path: 'big.js', old_string: `EDITLS_PREVIEW_${word}`, new_string: `EDITLS_PREVIEWED_${word}`, apply: 'preview' }],
+      });
     }
     const times = [];
     let offers = 0;
@@ -81,6 +83,7 @@ export async function runCodeActionBench() {
       });
       times.push(performance.now() - t0);
       offers = actions.length;
+      if (process.env.BENCH_DEBUG) console.error(actions.map((a) => a.title));
     }
     const plain = [];
     for (let i = 0; i < 9; i++) {

@@ -4,13 +4,14 @@
 // symbol index build against `ctags -R`, warm query latency, and the index's resident memory.
 // Run alone with `npm run build && node test/bench/searchBench.mjs`.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
 import { rgPath } from '@vscode/ripgrep';
+import { buildSync } from 'esbuild';
 import { corpusFiles } from './corpus.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -155,6 +156,35 @@ function countMatchingLines(corpus, regex) {
   return { matches: sum(out.stdout), lines: sum(lines.stdout) };
 }
 
+/** Bundles the index with esbuild (a dev dependency) and builds it on the corpus under --expose-gc. */
+function indexHeap(corpus, dir) {
+  const entry = path.join(dir, 'heap-entry.mjs');
+  // Under node_modules so that the bundle finds @vscode/ripgrep (kept external, as in dist/).
+  mkdirSync(path.join(ROOT, 'node_modules/.cache'), { recursive: true });
+  const out = path.join(ROOT, 'node_modules/.cache', `editls-heap-bench-${process.pid}.mjs`);
+  const source = [
+    `import { SymbolIndex } from ${JSON.stringify(path.join(ROOT, 'server/workspace/symbolIndex.ts'))};`,
+    'globalThis.gc(); globalThis.gc();',
+    'const before = process.memoryUsage().heapUsed;',
+    `const index = new SymbolIndex({ folders: () => [${JSON.stringify(corpus)}], encoding: () => 'utf-16', documents: { get: () => undefined, getByPath: () => undefined }, maxFileSize: () => 10485760, log: () => undefined, startProgress: () => ({ signal: new AbortController().signal, report() {}, done() {} }) });`,
+    'await index.rebuild();',
+    "await index.query('x', 200, new AbortController().signal);",
+    'globalThis.gc(); globalThis.gc();',
+    'const bytes = process.memoryUsage().heapUsed - before;',
+    'console.log(JSON.stringify({ symbols: index.symbolCount, mib: (bytes / 1048576).toFixed(1), perSymbol: Math.round(bytes / index.symbolCount) }));',
+  ].join('\n');
+  writeFileSync(entry, source);
+  try {
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: out, external: ['@vscode/ripgrep'], logLevel: 'error' });
+    const r = spawnSync(process.execPath, ['--expose-gc', out], { encoding: 'utf8', cwd: ROOT });
+    return JSON.parse(r.stdout.trim().split('\n').pop());
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
 function ctagsVersion() {
   const r = spawnSync('ctags', ['--version'], { encoding: 'utf8' });
   if (r.error || r.status !== 0) return undefined;
@@ -279,6 +309,10 @@ export async function runSearchBench() {
       baseline: `${(indexedRss / 1024).toFixed(1)} MiB total, ${(idleRss / 1024).toFixed(1)} MiB idle`,
     });
     await stop(server);
+
+    // The index's live heap, measured in a process of its own with forced garbage collections.
+    const heap = indexHeap(corpus, dir);
+    if (heap) results.push({ name: `symbol index live heap after GC (${heap.symbols} symbols, server code bundled for the bench)`, value: `${heap.mib} MiB`, baseline: `${heap.perSymbol} bytes per symbol` });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -30,6 +30,9 @@
 
 ;; What reaches the user: `message' (Eglot shows window/showMessage with it).
 (defvar my-messages '())
+;; Advising a primitive makes native-comp Emacs compile a trampoline (needs a C toolchain on PATH);
+;; the callers here are byte-compiled, so plain advice is enough.
+(setq comp-enable-subr-trampolines nil native-comp-enable-subr-trampolines nil)
 (advice-add 'message :around
             (lambda (orig fmt &rest args)
               (when fmt (push (apply #'format-message fmt args) my-messages))

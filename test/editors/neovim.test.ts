@@ -61,6 +61,14 @@ describe('Neovim 0.7 (headless)', () => {
       expect(o['s9.default']).toBe('world');
       expect(o['s9.buffer']).toBe('HELLO World\nsecond LINE TYPED\nxé😀 target here\n');
 
+      // 9b. :EditlsDiscardPreview, then :EditlsApplyPreview, on the latest preview
+      expect(o['s9b.preview']).toEqual(expect.any(String));
+      expect(o['s9b.diagnostics']).toBe(1);
+      expect(o['s9b.discarded']).toBe(true);
+      expect(o['s9b.buffer_after_discard']).toBe('HELLO World\nsecond LINE TYPED\nxé😀 target here\n');
+      expect(o['s9b.applied']).toBe(true);
+      expect(o['s9b.buffer']).toBe('HELLO Earth\nsecond LINE TYPED\nxé😀 target here\n');
+
       // 10. the no-input "remove trailing whitespace" code action
       expect(o['s10.applied']).toBe(true);
       expect(o['s10.buffer']).toBe('trailing\nspaces\nnone\n');

@@ -181,6 +181,24 @@ local ok, err = pcall(function()
   put('s9.changed', wait(30000, function() return (buf_text('a.txt') or ''):find('World', 1, true) ~= nil end))
   put('s9.buffer', buf_text('a.txt'))
 
+  -- 9b. the example's :EditlsDiscardPreview / :EditlsApplyPreview on the latest preview
+  local function run_example(command, args)
+    local done = false
+    editls.exec(command, args, function() done = true end, bufnr)
+    wait(30000, function() return done end)
+  end
+  run_example('editls.edit', { file_path = 'a.txt', old_string = 'World', new_string = 'Earth', apply = 'preview' })
+  put('s9b.preview', editls.last_preview)
+  wait(5000, function() return editls_diagnostics(bufnr) > 0 end)
+  put('s9b.diagnostics', editls_diagnostics(bufnr))
+  vim.cmd('EditlsDiscardPreview')
+  put('s9b.discarded', wait(10000, function() return editls_diagnostics(bufnr) == 0 and editls.last_preview == nil end))
+  put('s9b.buffer_after_discard', buf_text('a.txt'))
+  run_example('editls.edit', { file_path = 'a.txt', old_string = 'World', new_string = 'Earth', apply = 'preview' })
+  vim.cmd('EditlsApplyPreview')
+  put('s9b.applied', wait(30000, function() return (buf_text('a.txt') or ''):find('Earth', 1, true) ~= nil end))
+  put('s9b.buffer', buf_text('a.txt'))
+
   -- 10. a no-input code action: remove trailing whitespace in a file
   vim.cmd('edit ' .. vim.fn.fnameescape(path('ws.txt')))
   local wsbuf = vim.api.nvim_get_current_buf()

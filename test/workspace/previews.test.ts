@@ -19,10 +19,16 @@ function change(rel: string, text: string, edits: PlannedChange['edits'], create
   };
 }
 
-function store(encoding: PositionEncoding = 'utf-16', max?: number) {
+function store(encoding: PositionEncoding = 'utf-16', max?: number, maxTextUnits?: number) {
   const published = new Map<string, Diagnostic[]>();
   const logs: string[] = [];
-  const previews = new Previews({ encoding: () => encoding, publish: (uri, d) => published.set(uri, d), log: (m) => logs.push(m), ...(max ? { max } : {}) });
+  const previews = new Previews({
+    encoding: () => encoding,
+    publish: (uri, d) => published.set(uri, d),
+    log: (m) => logs.push(m),
+    ...(max ? { max } : {}),
+    ...(maxTextUnits ? { maxTextUnits } : {}),
+  });
   return { previews, published, logs };
 }
 
@@ -102,5 +108,18 @@ describe('Previews', () => {
     expect([p2, p3].every((id) => previews.get(id))).toBe(true);
     expect(published.get('file:///ws/a.txt')).toEqual([]);
     expect(new Set([p1, p2, p3]).size).toBe(3);
+  });
+
+  it('forgets the oldest previews beyond the text budget, but always keeps the newest', () => {
+    const { previews } = store('utf-16', 100, 25);
+    const big = 'x'.repeat(10);
+    const p1 = previews.add('c', [change('a.txt', big, [{ start: 0, end: 1, newText: 'y' }])]); // 20 units
+    const p2 = previews.add('c', [change('b.txt', 'b', [{ start: 0, end: 1, newText: 'B' }])]); // 2 units
+    expect([previews.get(p1), previews.get(p2)].map(Boolean)).toEqual([true, true]);
+    const p3 = previews.add('c', [change('c.txt', big, [{ start: 0, end: 1, newText: 'y' }])]); // 20 more: over 25
+    expect([previews.get(p1), previews.get(p2), previews.get(p3)].map(Boolean)).toEqual([false, true, true]);
+    const huge = previews.add('c', [change('d.txt', 'z'.repeat(100), [{ start: 0, end: 1, newText: 'y' }])]);
+    expect(previews.get(huge)).toBeDefined();
+    expect([previews.get(p2), previews.get(p3)].map(Boolean)).toEqual([false, false]);
   });
 });

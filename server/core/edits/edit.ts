@@ -3,7 +3,7 @@
 
 import { fail, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
-import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
+import { NormalizedText, normalizeEol } from '../text/normalizedText.js';
 import { findClosest } from './closest.js';
 import { closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
 
@@ -51,7 +51,7 @@ export function computeEdit(text: string, args: EditArgs, file: string): Result<
     );
   }
 
-  const replacements: NormReplacement[] = found.map((start) => ({ start, end: start + oldString.length, text: newString }));
-  const { edits, newOriginal } = doc.spanEdits(replacements);
+  const ends = found.map((start) => start + oldString.length);
+  const { edits, newOriginal } = doc.spanEditsOf(found, ends, newString);
   return { ok: true, newText: newOriginal, edits, replacements: found.length };
 }

@@ -4,7 +4,7 @@
 
 import { fail, type Failure, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
-import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
+import { NormalizedText, normalizeEol } from '../text/normalizedText.js';
 import { scanRegex, type ScanJob, type ScanReply } from './regexScan.js';
 
 export interface SearchAndReplaceArgs {
@@ -94,17 +94,25 @@ export function scanHere(prepared: PreparedSearch): ScanReply {
 /** Non-overlapping occurrences of job.source (a literal) left to right; linear, never catastrophic. */
 export function scanLiteral(job: ScanJob): ScanReply {
   const { text, source } = job;
-  const starts: number[] = [];
-  for (let i = text.indexOf(source); i !== -1; i = text.indexOf(source, i + source.length)) {
-    if (starts.length >= job.maxMatches) return { ok: false, problem: 'too_large', detail: `more than ${job.maxMatches} matches` };
-    starts.push(i);
+  const length = source.length;
+  let starts = new Int32Array(1024);
+  let count = 0;
+  for (let i = text.indexOf(source); i !== -1; i = text.indexOf(source, i + length)) {
+    if (count >= job.maxMatches) return { ok: false, problem: 'too_large', detail: `more than ${job.maxMatches} matches` };
+    if (count === starts.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[count++] = i;
   }
-  if (starts.length * job.replacement.length > job.maxOutput) {
+  if (count * job.replacement.length > job.maxOutput) {
     return { ok: false, problem: 'too_large', detail: `the replacements would add more than ${job.maxOutput} characters` };
   }
-  const s = Int32Array.from(starts);
-  const e = s.map((v) => v + source.length);
-  return { ok: true, count: s.length, starts: s, ends: e, texts: null };
+  const s = starts.slice(0, count);
+  const e = new Int32Array(count);
+  for (let k = 0; k < count; k++) e[k] = (s[k] as number) + length;
+  return { ok: true, count, starts: s, ends: e, texts: null };
 }
 
 /** Turns the scan's reply into the edit (or the failure it stands for). */
@@ -115,17 +123,13 @@ export function finishSearchAndReplace(prepared: PreparedSearch, reply: ScanRepl
   if (reply.count === 0) return { ok: true, newText: doc.original, edits: [], replacements: 0, ...lines };
 
   const base = prepared.scopeStart;
-  const reps: NormReplacement[] = new Array(reply.count);
-  const texts = reply.texts;
+  const { starts, ends } = reply;
   let splitsPair = false;
   const t = doc.text;
-  for (let i = 0; i < reply.count; i++) {
-    const start = base + (reply.starts[i] as number);
-    const end = base + (reply.ends[i] as number);
-    if (insidePair(t, start) || insidePair(t, end)) splitsPair = true;
-    reps[i] = { start, end, text: texts === null ? job.replacement : (texts[i] as string) };
+  for (let i = 0; i < reply.count && !splitsPair; i++) {
+    if (insidePair(t, base + (starts[i] as number)) || insidePair(t, base + (ends[i] as number))) splitsPair = true;
   }
-  const { edits, newOriginal } = doc.spanEdits(reps);
+  const { edits, newOriginal } = doc.spanEditsOf(starts.subarray(0, reply.count), ends.subarray(0, reply.count), reply.texts ?? job.replacement, base);
   // Without the `u` flag a pattern can match half of an emoji; refuse an edit that would leave half of one behind.
   if (splitsPair && !hasLoneSurrogate(doc.original) && hasLoneSurrogate(newOriginal)) {
     return fail(

@@ -20,19 +20,45 @@ interface Scope {
   classLike: boolean;
 }
 
-/** Extraction state for one file; feed it the file's candidate lines in order. */
+/**
+ * Extraction state for one file; feed it the file's candidate lines in order. Definitions are kept
+ * column-wise (no object per symbol on a 100,000-symbol build); `symbols` assembles them.
+ */
 export class FileExtractor {
-  readonly symbols: SymbolDef[] = [];
+  readonly names: string[] = [];
+  readonly kinds: SymbolKindName[] = [];
+  readonly containers: (string | undefined)[] = [];
+  /** line, start, end (UTF-16 columns of the name) for each symbol, in a row. */
+  readonly positions: number[] = [];
   private readonly scopes: Scope[] = [];
+
+  get count(): number {
+    return this.names.length;
+  }
+
+  get symbols(): SymbolDef[] {
+    return this.names.map((name, i) => ({
+      name,
+      kind: this.kinds[i]!,
+      container: this.containers[i],
+      line: this.positions[3 * i]!,
+      start: this.positions[3 * i + 1]!,
+      end: this.positions[3 * i + 2]!,
+    }));
+  }
 
   /**
    * `prefiltered`: the lines already passed the prefilter (they come from ripgrep); otherwise each
    * line is tested here, so ripgrep's build and in-process extraction see the same lines.
    */
+  private readonly matcher: Matcher;
+
   constructor(
     private readonly language: Language,
     private readonly prefiltered = false,
-  ) {}
+  ) {
+    this.matcher = matcherOf(language);
+  }
 
   /** `line` is 0-based; `text` is the line without its terminator. */
   addLine(line: number, text: string): void {
@@ -40,7 +66,7 @@ export class FileExtractor {
     if (!this.prefiltered && !PREFILTER_JS.test(text)) return;
     // One regex with every rule as an alternative finds the first rule whose pattern fits; only
     // when that rule's other conditions refuse the line are the later rules tried one by one.
-    const matcher = matcherOf(this.language);
+    const matcher = this.matcher;
     const m = matcher.combined.exec(text);
     if (!m) return;
     const rules = this.language.rules;
@@ -68,7 +94,7 @@ export class FileExtractor {
     if (rule.scopeOnly) {
       if (owner === undefined) return false;
       this.scopes.length = top;
-      this.scopes.push({ indent, name: owner, classLike: true });
+      this.scopes.push({ indent, name: flat(owner), classLike: true });
       return true;
     }
     if (name === undefined || (rule.shape && NOT_NAMES.has(name))) return false;
@@ -79,16 +105,25 @@ export class FileExtractor {
     this.scopes.length = top;
     // Rules end their match at the name (core/symbols/languages.ts, re()).
     const start = end - name.length;
-    const container = owner ?? enclosing?.name;
-    this.symbols.push(container === undefined ? { name, kind, line, start, end: start + name.length } : { name, kind, container, line, start, end: start + name.length });
-    if (rule.scope) this.scopes.push({ indent, name, classLike: rule.scope === 'class' });
+    const container = owner === undefined ? enclosing?.name : flat(owner);
+    this.names.push(name);
+    this.kinds.push(kind);
+    this.containers.push(container);
+    this.positions.push(line, start, start + name.length);
+    // Scope names become containers of later symbols: copies, not slices of the line (which is a
+    // slice of a 64 KiB chunk of ripgrep output that would otherwise stay alive with them).
+    if (rule.scope) this.scopes.push({ indent, name: flat(name), classLike: rule.scope === 'class' });
     return true;
   }
 }
 
 /** All definitions in a whole text (an open buffer, a saved file). */
 export function extractSymbols(language: Language, text: string): SymbolDef[] {
-  const extractor = new FileExtractor(language);
+  return scanText(new FileExtractor(language), text).symbols;
+}
+
+/** Feeds every line of `text` (line breaks \n or \r\n) to the extractor. */
+export function scanText(extractor: FileExtractor, text: string): FileExtractor {
   let line = 0;
   let start = 0;
   const n = text.length;
@@ -100,7 +135,7 @@ export function extractSymbols(language: Language, text: string): SymbolDef[] {
     line++;
     start = end + 1;
   }
-  return extractor.symbols;
+  return extractor;
 }
 
 interface Matcher {
@@ -158,6 +193,10 @@ function matcherOf(language: Language): Matcher {
   m = { combined: new RegExp(`${parts.join('|')}|(?!)()`), nameGroup, ownerGroup };
   matchers.set(language, m);
   return m;
+}
+
+function flat(s: string): string {
+  return (' ' + s).slice(1);
 }
 
 function hasHint(text: string, hint: readonly string[]): boolean {

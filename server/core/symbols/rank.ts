@@ -7,9 +7,9 @@ import type { SymbolKindName } from './types.js';
 export const Tier = { Exact: 0, Prefix: 1, WordStarts: 2, Substring: 3, Subsequence: 4 } as const;
 
 /** A bit per letter, one for digits, one for `_`/`$`, one for anything else: a cheap superset test. */
-export function charMask(lower: string): number {
+export function charMask(lower: string, start = 0, end = lower.length): number {
   let mask = 0;
-  for (let i = 0; i < lower.length; i++) {
+  for (let i = start; i < end; i++) {
     const c = lower.charCodeAt(i);
     if (c >= 97 && c <= 122) mask |= 1 << (c - 97);
     else if (c >= 48 && c <= 57) mask |= 1 << 26;
@@ -36,25 +36,30 @@ export function makeQuery(raw: string): Query {
  * lets a caller that already holds enough better hits skip the costlier word-start test.
  */
 export function matchTier(q: Query, name: string, lower: string, mask: number, worstUseful: number = Tier.Subsequence): number {
-  if (q.lower === '') return Tier.Subsequence;
-  if ((q.mask & mask) !== q.mask || lower.length < q.lower.length) return -1;
-  if (lower === q.lower) return Tier.Exact;
-  if (lower.startsWith(q.lower)) return Tier.Prefix;
-  if (worstUseful < Tier.WordStarts) return -1;
-  if (!isSubsequence(q.lower, lower)) return -1;
-  if (matchesWordStarts(q.lower, name, lower)) return Tier.WordStarts;
-  if (worstUseful < Tier.Substring) return -1;
-  return lower.includes(q.lower) ? Tier.Substring : Tier.Subsequence;
+  return matchTierIn(q, name, lower, 0, name.length, mask, worstUseful);
 }
 
-function isSubsequence(q: string, s: string): boolean {
-  let from = 0;
-  for (let i = 0; i < q.length; i++) {
-    const at = s.indexOf(q[i]!, from);
-    if (at === -1) return false;
+/**
+ * matchTier for the name at [start, end) of `names` (its lower case at the same offsets of
+ * `lowers`): the index packs a file's names into one string, so a query scans without slicing.
+ */
+export function matchTierIn(q: Query, names: string, lowers: string, start: number, end: number, mask: number, worstUseful: number = Tier.Subsequence): number {
+  const ql = q.lower;
+  if (ql === '') return Tier.Subsequence;
+  const len = end - start;
+  if ((q.mask & mask) !== q.mask || len < ql.length) return -1;
+  if (lowers.startsWith(ql, start)) return len === ql.length ? Tier.Exact : Tier.Prefix;
+  if (worstUseful < Tier.WordStarts) return -1;
+  let from = start;
+  for (let i = 0; i < ql.length; i++) {
+    const at = lowers.indexOf(ql[i]!, from);
+    if (at === -1 || at >= end) return -1;
     from = at + 1;
   }
-  return true;
+  if (matchesWordStarts(ql, names.slice(start, end), lowers.slice(start, end))) return Tier.WordStarts;
+  if (worstUseful < Tier.Substring) return -1;
+  const at = lowers.indexOf(ql, start);
+  return at !== -1 && at + ql.length <= end ? Tier.Substring : Tier.Subsequence;
 }
 
 function isAlnum(c: number, ch: string): boolean {
@@ -150,9 +155,14 @@ export interface Ranked<T> {
  * (types before functions before values). An empty query ranks everything equal: path order.
  */
 export function rankKey(q: Query, name: string, tier: number, kind: SymbolKindName): number {
+  return rankKeyIn(q, name, 0, name.length, tier, kind);
+}
+
+/** rankKey for the name at [start, end) of `names`. */
+export function rankKeyIn(q: Query, names: string, start: number, end: number, tier: number, kind: SymbolKindName): number {
   if (q.lower === '') return 0;
-  const caseMiss = tier === Tier.Exact && name !== q.raw ? 1 : 0;
-  return ((tier * 2 + caseMiss) * 4096 + Math.min(name.length, 4095)) * 4 + KIND_RANK[kind];
+  const caseMiss = tier === Tier.Exact && !names.startsWith(q.raw, start) ? 1 : 0;
+  return ((tier * 2 + caseMiss) * 4096 + Math.min(end - start, 4095)) * 4 + KIND_RANK[kind];
 }
 
 export function rankOf<T>(item: T, q: Query, name: string, tier: number, kind: SymbolKindName, order: number, line: number): Ranked<T> {

@@ -21,7 +21,7 @@ export type SymbolKindName =
 export interface SymbolDef {
   name: string;
   kind: SymbolKindName;
-  container?: string;
+  container: string | undefined;
   /** 0-based line. */
   line: number;
   /** [start, end) of the name on the line, UTF-16. */

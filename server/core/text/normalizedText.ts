@@ -44,6 +44,8 @@ export class NormalizedText {
   /** Normalised offsets of the \n characters that were \r\n in the original, ascending. */
   private readonly crlfAt: Int32Array;
   private readonly bomLength: number;
+  /** Whether the original holds any \r (only then can an edit fuse a lone \r with a \n). */
+  private readonly hasCr: boolean;
 
   private constructor(original: string) {
     this.original = original;
@@ -51,25 +53,43 @@ export class NormalizedText {
     this.bomLength = this.hasBom ? 1 : 0;
     const body = this.hasBom ? original.slice(1) : original;
 
-    // Count line endings: every \r is either a CRLF or a lone CR; every \n not after \r is an LF.
+    // One pass over the \r characters: each is a CRLF or a lone CR. Most files have none, and then
+    // there is nothing more to count or copy: the text is the body, every break is \n.
     let crTotal = 0;
     for (let i = body.indexOf('\r'); i !== -1; i = body.indexOf('\r', i + 1)) crTotal++;
-    let lfTotal = 0;
-    for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) lfTotal++;
-
-    let crlf = 0;
-    const crlfAt = new Int32Array(Math.min(crTotal, lfTotal));
-    if (crTotal > 0) {
-      // Normalised offset of a CRLF's \n = original body offset of its \r minus the CRLFs before it.
-      for (let i = body.indexOf('\r'); i !== -1; i = body.indexOf('\r', i + 1)) {
-        if (body.charCodeAt(i + 1) === LF) {
-          crlfAt[crlf] = i - crlf;
-          crlf++;
-        }
-      }
+    this.hasCr = crTotal > 0;
+    if (crTotal === 0) {
+      this.crlfAt = new Int32Array(0);
+      this.eol = '\n';
+      this.mixedEndings = false;
+      this.text = body;
+      return;
     }
+
+    // Normalised offset of a CRLF's \n = original body offset of its \r minus the CRLFs before it.
+    // The normalised text is built from the pieces between the \r characters as they are found.
+    const crlfAt = new Int32Array(crTotal);
+    let crlf = 0;
+    let text = '';
+    let from = 0;
+    for (let i = body.indexOf('\r'); i !== -1; i = body.indexOf('\r', i + 1)) {
+      if (body.charCodeAt(i + 1) === LF) {
+        crlfAt[crlf] = i - crlf;
+        crlf++;
+        text += body.slice(from, i);
+      } else {
+        text += body.slice(from, i) + '\n';
+      }
+      from = i + 1;
+    }
+    text += body.slice(from);
     this.crlfAt = crlf === crlfAt.length ? crlfAt : crlfAt.slice(0, crlf);
     const loneCr = crTotal - crlf;
+
+    // Plain \n breaks: counted only until they outnumber both other kinds, which settles the answer.
+    const settled = Math.max(crlf, loneCr);
+    let lfTotal = 0;
+    for (let i = body.indexOf('\n'); i !== -1 && lfTotal - crlf <= settled; i = body.indexOf('\n', i + 1)) lfTotal++;
     const lf = lfTotal - crlf;
 
     let eol: LineEnding = '\n';
@@ -77,7 +97,7 @@ export class NormalizedText {
     else if (loneCr > lf && loneCr > crlf) eol = '\r';
     this.eol = eol;
     this.mixedEndings = (lf > 0 ? 1 : 0) + (crlf > 0 ? 1 : 0) + (loneCr > 0 ? 1 : 0) > 1;
-    this.text = crTotal === 0 ? body : body.replace(/\r\n?/g, '\n');
+    this.text = text;
   }
 
   static from(original: string): NormalizedText {
@@ -116,19 +136,92 @@ export class NormalizedText {
    * after that \r, so the boundary break is written as \r\n instead of the dominant ending.
    */
   spanEdits(replacements: readonly NormReplacement[]): { edits: SpanEdit[]; newOriginal: string } {
-    const text = this.text;
     const sorted = isSorted(replacements) ? replacements : [...replacements].sort((a, b) => a.start - b.start || a.end - b.end);
+    const n = sorted.length;
+    const starts = new Float64Array(n);
+    const ends = new Float64Array(n);
+    const texts: string[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = sorted[i] as NormReplacement;
+      starts[i] = r.start;
+      ends[i] = r.end;
+      texts[i] = r.text;
+    }
+    return this.spanEditsOf(starts, ends, texts);
+  }
 
-    // 1. Merge replacements that touch (so no edit undoes its neighbour), then trim and map each.
-    //    Groups are at least one character apart and trimming only shrinks them, so edits never touch.
-    const merged: SpanEdit[] = [];
+  /**
+   * spanEdits for replacements given column-wise, as a scan produces them: [offset + starts[i],
+   * offset + ends[i]) is replaced by texts[i], or by `texts` itself for every one when it is a string.
+   * Unsorted input is sorted first, exactly as spanEdits does.
+   */
+  spanEditsOf(
+    starts: ArrayLike<number>,
+    ends: ArrayLike<number>,
+    texts: ArrayLike<string> | string,
+    offset = 0,
+  ): { edits: SpanEdit[]; newOriginal: string } {
+    const n = starts.length;
+    const same = typeof texts === 'string' ? texts : null;
+    for (let i = 1; i < n; i++) {
+      const a = starts[i - 1] as number;
+      const b = starts[i] as number;
+      if (b < a || (b === a && (ends[i] as number) < (ends[i - 1] as number))) {
+        const reps: NormReplacement[] = [];
+        for (let j = 0; j < n; j++) {
+          reps.push({ start: offset + (starts[j] as number), end: offset + (ends[j] as number), text: same ?? ((texts as ArrayLike<string>)[j] as string) });
+        }
+        return this.spanEdits(reps);
+      }
+    }
+
+    const text = this.text;
+    const original = this.original;
+    const eol = this.eol;
+    const crlfAt = this.crlfAt;
+    const bom = this.bomLength;
+    // A lone \r can only fuse with a \n when the original has a \r (new texts get one only from a
+    // \r\n or \r dominant ending, which needs one too).
+    const crPossible = this.hasCr;
+    const sameNorm = same === null ? null : normalizeEol(same);
+
+    // Replacements that touch are merged into one group (so no edit undoes its neighbour), then each
+    // group is trimmed and mapped. Groups are at least one character apart and trimming only shrinks
+    // them, so edits never touch. Offsets to map only grow, so the CRLFs before them are counted
+    // with a cursor instead of a search.
+    const edits: SpanEdit[] = [];
+    let out = '';
+    let cursor = 0;
+    let crlfSeen = 0;
     let prevEnd = 0;
-    let groupStart = -1;
-    let groupEnd = -1;
-    let groupText = '';
-    const flush = (): void => {
-      if (groupStart < 0) return;
-      const newText = normalizeEol(groupText);
+    // The last group's trimmed new text, reused while groups keep the same new text and trim.
+    let lastNew: string | null = null;
+    let lastP = -1;
+    let lastQ = -1;
+    let lastTrimmed = '';
+    let i = 0;
+    while (i < n) {
+      const groupStart = offset + (starts[i] as number);
+      let groupEnd = offset + (ends[i] as number);
+      if (groupStart < prevEnd || groupEnd < groupStart || groupEnd > text.length || groupStart < 0) {
+        throw new Error(`NormalizedText.spanEdits: bad or overlapping replacement [${groupStart}, ${groupEnd})`);
+      }
+      let groupText = same ?? ((texts as ArrayLike<string>)[i] as string);
+      let merged = false;
+      i++;
+      while (i < n && offset + (starts[i] as number) === groupEnd) {
+        const end = offset + (ends[i] as number);
+        if (end < groupEnd || end > text.length) {
+          throw new Error(`NormalizedText.spanEdits: bad or overlapping replacement [${groupEnd}, ${end})`);
+        }
+        groupEnd = end;
+        groupText += same ?? ((texts as ArrayLike<string>)[i] as string);
+        merged = true;
+        i++;
+      }
+      prevEnd = groupEnd;
+
+      const newText = sameNorm !== null && !merged ? sameNorm : normalizeEol(groupText);
       const oldLen = groupEnd - groupStart;
       const newLen = newText.length;
       const max = Math.min(oldLen, newLen);
@@ -138,50 +231,40 @@ export class NormalizedText {
       let q = 0;
       while (q < max - p && text.charCodeAt(groupEnd - 1 - q) === newText.charCodeAt(newLen - 1 - q)) q++;
       if (q > 0 && isLowSurrogate(newText.charCodeAt(newLen - q))) q--;
-      if (oldLen - p - q === 0 && newLen - p - q === 0) return;
-      merged.push({
-        start: this.toOriginal(groupStart + p),
-        end: this.toOriginal(groupEnd - q),
-        newText: withEol(p === 0 && q === 0 ? newText : newText.slice(p, newLen - q), this.eol),
-      });
-    };
-    for (const r of sorted) {
-      if (r.start < prevEnd || r.end < r.start || r.end > text.length || r.start < 0) {
-        throw new Error(`NormalizedText.spanEdits: bad or overlapping replacement [${r.start}, ${r.end})`);
-      }
-      prevEnd = r.end;
-      if (groupStart >= 0 && groupEnd === r.start) {
-        groupEnd = r.end;
-        groupText += r.text;
-      } else {
-        flush();
-        groupStart = r.start;
-        groupEnd = r.end;
-        groupText = r.text;
-      }
-    }
-    flush();
+      if (oldLen - p - q === 0 && newLen - p - q === 0) continue;
 
-    // 2. Keep a lone \r and a following \n from fusing into one CRLF break (which would merge two
-    //    lines): complete the lone \r into a CRLF, or a new trailing \r before an untouched \n.
-    const original = this.original;
-    for (const e of merged) {
-      const before = e.start > 0 ? original.charCodeAt(e.start - 1) : -1;
-      const after = e.end < original.length ? original.charCodeAt(e.end) : -1;
-      const first = e.newText.length > 0 ? e.newText.charCodeAt(0) : after;
-      if (before === CR && first === LF) e.newText = '\n' + e.newText;
-      if (after === LF && e.newText.charCodeAt(e.newText.length - 1) === CR) e.newText += '\n';
-    }
+      const from = groupStart + p;
+      const to = groupEnd - q;
+      while (crlfSeen < crlfAt.length && (crlfAt[crlfSeen] as number) < from) crlfSeen++;
+      const start = from + bom + crlfSeen;
+      while (crlfSeen < crlfAt.length && (crlfAt[crlfSeen] as number) < to) crlfSeen++;
+      const end = to + bom + crlfSeen;
 
-    // 3. Build the new original text.
-    const parts: string[] = [];
-    let cursor = 0;
-    for (const e of merged) {
-      parts.push(original.slice(cursor, e.start), e.newText);
-      cursor = e.end;
+      if (newText !== lastNew || p !== lastP || q !== lastQ) {
+        lastNew = newText;
+        lastP = p;
+        lastQ = q;
+        lastTrimmed = withEol(p === 0 && q === 0 ? newText : newText.slice(p, newLen - q), eol);
+      }
+      let edited = lastTrimmed;
+      if (crPossible) {
+        // Keep a lone \r and a following \n from fusing into one CRLF break (which would merge two
+        // lines): complete the lone \r into a CRLF, or a new trailing \r before an untouched \n.
+        const before = start > 0 ? original.charCodeAt(start - 1) : -1;
+        const after = end < original.length ? original.charCodeAt(end) : -1;
+        const first = edited.length > 0 ? edited.charCodeAt(0) : after;
+        if (before === CR && first === LF) edited = '\n' + edited;
+        if (after === LF && edited.charCodeAt(edited.length - 1) === CR) edited += '\n';
+      }
+      edits.push({ start, end, newText: edited });
+      // The new original grows piece by piece (a rope V8 flattens once, cheaper than joining 2n parts).
+      out += original.slice(cursor, start);
+      out += edited;
+      cursor = end;
     }
-    parts.push(original.slice(cursor));
-    return { edits: merged, newOriginal: merged.length === 0 ? original : parts.join('') };
+    if (edits.length === 0) return { edits, newOriginal: original };
+    out += original.slice(cursor);
+    return { edits, newOriginal: out };
   }
 }
 
