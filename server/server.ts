@@ -172,7 +172,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       refuseAfterShutdown() ?? executeCommand(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { command: '' }),
   );
   connection.onRequest(CodeActionRequest.type, (params, token) => refuseAfterShutdown() ?? codeAction(createContext(state(), requestInfo(token, undefined)), params));
-  connection.onRequest(WorkspaceSymbolRequest.method, (params: WorkspaceSymbolParams, token): unknown => refuseAfterShutdown() ?? workspaceSymbol(createContext(state(), requestInfo(token, params.workDoneToken)), params));
+  connection.onRequest(WorkspaceSymbolRequest.method, (params: WorkspaceSymbolParams, token): unknown => refuseAfterShutdown() ?? workspaceSymbol(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { query: '' }));
   connection.onDidChangeWatchedFiles((params) =>
     symbols.watchedFilesChanged(params.changes.map((c) => ({ uri: c.uri, type: c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed' }))),
   );

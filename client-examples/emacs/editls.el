@@ -18,10 +18,29 @@
 
 (require 'cl-lib)
 
+;; Eglot's and lsp-mode's variables and functions used below (either package may be absent).
+(defvar eglot-server-programs)
+(defvar eglot-confirm-server-initiated-edits)
+(defvar eglot-confirm-server-edits)
+(defvar lsp-auto-execute-action)
+(defvar lsp--cur-workspace)
+(declare-function eglot-current-server "eglot")
+(declare-function eglot-execute "eglot")
+(declare-function eglot-execute-command "eglot")
+(declare-function eglot--signal-textDocument/didChange "eglot")
+(declare-function lsp-workspaces "lsp-mode")
+(declare-function lsp--workspace-client "lsp-mode")
+(declare-function lsp--client-server-id "lsp-mode")
+(declare-function lsp-request-async "lsp-mode")
+(declare-function lsp-register-client "lsp-mode")
+(declare-function make-lsp-client "lsp-mode")
+(declare-function lsp-stdio-connection "lsp-mode")
+
 (defgroup editls nil "editls, the editing language server." :group 'tools)
 
 (defcustom editls-command '("node" "/path/to/editls/dist/editls.js" "--stdio")
-  "How editls starts on this machine (`editls --stdio' when installed with npm link)."
+  "How editls starts on this machine.
+After `npm link' in the editls checkout this can be (\"editls\" \"--stdio\")."
   :type '(repeat string))
 
 (defcustom editls-initialization-options '(:summary "message")
@@ -95,7 +114,8 @@ Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
           ((editls--lsp-mode-workspace)
            ;; Only editls gets the request (lsp-mode would ask every server that runs commands).
            (let (done result error)
-             (with-lsp-workspace (editls--lsp-mode-workspace)
+             ;; what `with-lsp-workspace' expands to, without needing lsp-mode when compiling
+             (let ((lsp--cur-workspace (editls--lsp-mode-workspace)))
                (lsp-request-async "workspace/executeCommand" (list :command command :arguments (vector args))
                                   (lambda (r) (setq result r done t))
                                   :error-handler (lambda (e) (setq error e done t))
@@ -110,7 +130,7 @@ Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
     result))
 
 (defun editls--report (command args)
-  "Run COMMAND with ARGS interactively: show the summary, or the error with its kind."
+  "Run COMMAND with ARGS for a user: show the summary, or the error and its kind."
   (condition-case err
       (let ((result (editls-execute command args)))
         (message "%s" (or (editls--get result :message) "editls: done"))
@@ -120,7 +140,8 @@ Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
 ;;; Commands
 
 (defun editls-replace (search replace)
-  "Replace SEARCH by REPLACE in the current file (only the region's lines when active)."
+  "Replace SEARCH by REPLACE in the current file.
+With an active region, only in the region's lines."
   (interactive
    (let ((s (read-string "editls replace: ")))
      (list s (read-string (format "replace %s with: " s)))))
