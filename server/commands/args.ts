@@ -17,3 +17,12 @@ export const pathString = z.string().min(1, 'must be a non-empty path');
 export const intish = z.union([z.number().int(), z.string().regex(/^[+-]?\d{1,15}$/).transform(Number)], {
   error: 'must be a whole number (12 or "12")',
 });
+
+/**
+ * Text that goes into a file: a JSON string may carry half of a surrogate pair ("\ud83d"), which no
+ * encoding can write faithfully (UTF-8 would turn it into U+FFFD, UTF-16 files would become invalid),
+ * so such text is refused as invalid_args instead of being written.
+ */
+export const text = z.string().refine((s) => !/[\uD800-\uDFFF]/u.test(s), {
+  message: 'contains an unpaired surrogate (half of a character such as an emoji); send whole characters',
+});

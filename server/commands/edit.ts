@@ -3,15 +3,15 @@
 import { z } from 'zod';
 import { fail } from '../core/result.js';
 import { computeEdit } from '../core/edits/edit.js';
-import { applyOptions, boolish, pathString } from './args.js';
+import { applyOptions, boolish, pathString, text } from './args.js';
 import { missingFile, runFileEdit } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 
 const args = z
   .object({
     file_path: pathString,
-    old_string: z.string(),
-    new_string: z.string(),
+    old_string: text,
+    new_string: text,
     replace_all: boolish.optional(),
     ...applyOptions,
   })

@@ -3,7 +3,7 @@
 // shapes the diff (includeDiff, maxDiffChars).
 import { z } from 'zod';
 import { computeReplaceRange } from '../core/edits/replaceRange.js';
-import { applyOptions, boolish, intish, pathString } from './args.js';
+import { applyOptions, boolish, intish, pathString, text } from './args.js';
 import { missingFile } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
@@ -22,7 +22,7 @@ const args = z
     /** Must equal the range's text exactly, line endings included. */
     expectedText: z.string().min(1, 'must not be empty (replaceRange replaces existing text)'),
     /** Inserted verbatim: no line-ending conversion. */
-    replacementText: z.string(),
+    replacementText: text,
     /** false = preview (same as apply: "preview"). */
     applyChanges: boolish.optional(),
     includeDiff: boolish.optional(),

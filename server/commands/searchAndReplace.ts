@@ -8,7 +8,7 @@ import {
   scanHere,
   type PreparedSearch,
 } from '../core/edits/searchAndReplace.js';
-import { applyOptions, boolish, intish, pathString } from './args.js';
+import { applyOptions, boolish, intish, pathString, text } from './args.js';
 import { missingFile } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
@@ -21,9 +21,9 @@ const args = z
   .object({
     path: pathString,
     /** The text (or, with use_regex, the JavaScript pattern) to find; matched on \n-normalised text. */
-    search: z.string().min(1, 'must not be empty'),
+    search: text.min(1, 'must not be empty'),
     /** Verbatim in literal mode; with use_regex it understands $1 $& $$ $<name> (and $` $'). */
-    replace: z.string(),
+    replace: text,
     start_line: intish.optional(),
     end_line: intish.optional(),
     use_regex: boolish.optional(),

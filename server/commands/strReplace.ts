@@ -2,14 +2,14 @@
 // indentation and whitespace but never ambiguous; the propose variant is the same as a preview.
 import { z } from 'zod';
 import { computeStrReplace } from '../core/edits/strReplace.js';
-import { applyOptions, boolish, pathString } from './args.js';
+import { applyOptions, boolish, pathString, text } from './args.js';
 import { missingFile, runFileEdit } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 
 const replacement = z
   .object({
-    old: z.string(),
-    new: z.string(),
+    old: text,
+    new: text,
     allowMultiple: boolish.optional(),
   })
   .strict();

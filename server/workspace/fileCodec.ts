@@ -2,7 +2,7 @@
 // BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write.
 
 import type { Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { fail, type Result } from '../core/result.js';
 
 export type FileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -60,7 +60,7 @@ export async function readTextFile(absPath: string, displayPath: string, maxFile
         return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
       }
       if (fst.size > maxFileSize) return tooLarge(displayPath, fst.size, maxFileSize);
-      buf = await handle.readFile();
+      buf = await readWhole(handle, fst.size);
       mode = fst.mode & 0o7777;
       mtimeMs = fst.mtimeMs;
     } finally {
@@ -75,6 +75,30 @@ export async function readTextFile(absPath: string, displayPath: string, maxFile
   const decoded = decodeText(buf, displayPath);
   if (!decoded.ok) return decoded;
   return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs };
+}
+
+/**
+ * The whole file, with positional reads: one read of the size fstat gave (FileHandle.readFile reads
+ * in 512 KiB chunks, a round trip to the thread pool each), then on to the end in case it grew.
+ */
+export async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let chunk = Buffer.allocUnsafe(Math.max(size, 1));
+  for (;;) {
+    let n = 0;
+    while (n < chunk.length) {
+      const { bytesRead } = await handle.read(chunk, n, chunk.length - n, total + n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > 0) chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    total += n;
+    if (n < chunk.length) break;
+    // Full: the file may have grown since fstat (the next read is a one-byte probe in the common case).
+    chunk = Buffer.allocUnsafe(chunks.length === 1 ? 1 : 64 * 1024);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total); // [] -> an empty buffer
 }
 
 /** Encodes text (BOM-less) back to bytes; encodeText(decodeText(b)) reproduces b exactly. */

@@ -4,18 +4,97 @@
 import { Worker } from 'node:worker_threads';
 import { scanRegex, type ScanJob, type ScanReply } from '../core/edits/regexScan.js';
 
-/** Eval'd worker source: self-contained (the bundle is one file, and tests run the TS sources). */
+/** Texts at least this long go to the worker as transferred UTF-16 bytes (one copy each way, exact for
+ *  lone surrogates) instead of a structured-clone string. */
+const TRANSFER_TEXT_CHARS = 1 << 16;
+/** Most distinct replacement texts (or matches) the worker sends as a table plus indexes. */
+const MAX_TEXT_TABLE = 4096;
+
+/** A job as posted: a long text travels as a transferred UTF-16LE buffer (`textUtf16`). */
+function toWorker(job: ScanJob): { message: unknown; transfer: ArrayBuffer[] } {
+  if (job.text.length < TRANSFER_TEXT_CHARS) return { message: job, transfer: [] };
+  // allocUnsafeSlow: a buffer of its own (never the shared pool), so it can be transferred.
+  const bytes = Buffer.allocUnsafeSlow(2 * job.text.length);
+  bytes.write(job.text, 'utf16le');
+  return { message: { ...job, text: '', textUtf16: bytes }, transfer: [bytes.buffer as ArrayBuffer] };
+}
+
+/** A reply as received: lists sent as a table plus indexes become plain lists again. */
+function fromWorker(
+  reply: ScanReply & { textTable?: string[]; textIndex?: Int32Array; matchedTable?: string[]; matchedIndex?: Int32Array },
+): ScanReply {
+  if (!reply.ok) return reply;
+  const unpack = (table: string[], index: Int32Array): string[] => {
+    const list: string[] = new Array(index.length);
+    for (let i = 0; i < index.length; i++) list[i] = table[index[i] as number] as string;
+    return list;
+  };
+  const texts = reply.textTable !== undefined && reply.textIndex !== undefined ? unpack(reply.textTable, reply.textIndex) : reply.texts;
+  const matched = reply.matchedTable !== undefined && reply.matchedIndex !== undefined ? unpack(reply.matchedTable, reply.matchedIndex) : (reply.matched ?? null);
+  return { ok: true, count: reply.count, starts: reply.starts, ends: reply.ends, texts, matched };
+}
+
+/**
+ * Eval'd worker source: self-contained (the bundle is one file, and tests run the TS sources). Besides
+ * scanRegex it undoes and does the transport of a big scan (see toWorker / fromWorker above).
+ */
 const WORKER_SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
 const scanRegex = (${scanRegex.toString()});
+const MAX_TABLE = ${MAX_TEXT_TABLE};
 parentPort.on('message', (job) => {
   let reply;
   try {
+    if (job.textUtf16 !== undefined) {
+      const bytes = job.textUtf16;
+      job = { ...job, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf16le'), textUtf16: undefined };
+    }
     reply = scanRegex(job);
   } catch (error) {
     reply = { ok: false, problem: 'crashed', detail: String(error && error.message ? error.message : error) };
   }
-  parentPort.postMessage(reply, reply.ok ? [reply.starts.buffer, reply.ends.buffer] : []);
+  if (!reply.ok) return parentPort.postMessage(reply, []);
+  // Replacement texts and matches repeat (a template with few distinct expansions, a pattern with few
+  // distinct matches): each list goes as a table plus indexes. Too varied a list of matches is not
+  // sent at all (it is only a shortcut); too varied a list of texts goes as it is.
+  const pack = (list) => {
+    const seen = new Map();
+    const table = [];
+    const index = new Int32Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i];
+      let k = seen.get(t);
+      if (k === undefined) {
+        if (table.length === MAX_TABLE) return null;
+        k = table.length;
+        table.push(t);
+        seen.set(t, k);
+      }
+      index[i] = k;
+    }
+    return { table, index };
+  };
+  const transfer = [reply.starts.buffer, reply.ends.buffer];
+  const out = { ok: true, count: reply.count, starts: reply.starts, ends: reply.ends, texts: reply.texts, matched: reply.matched && reply.matched.length === 0 ? [] : null };
+  if (reply.texts !== null && reply.texts.length > 0) {
+    const packed = pack(reply.texts);
+    if (packed !== null) {
+      out.texts = null;
+      out.textTable = packed.table;
+      out.textIndex = packed.index;
+      transfer.push(packed.index.buffer);
+    }
+  }
+  if (reply.matched && reply.matched.length > 0) {
+    const packed = pack(reply.matched);
+    if (packed !== null) {
+      out.matchedTable = packed.table;
+      out.matchedIndex = packed.index;
+      transfer.push(packed.index.buffer);
+    }
+  }
+  reply = out;
+  parentPort.postMessage(reply, transfer);
 });
 `;
 
@@ -51,7 +130,7 @@ export class RegexRunner {
         }
         resolve(reply);
       };
-      const onMessage = (reply: ScanReply) => finish(reply, true);
+      const onMessage = (reply: ScanReply) => finish(fromWorker(reply), true);
       const onError = (error: Error) => {
         const oom = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
         finish(oom ? { ok: false, problem: 'too_large', detail: 'the scan ran out of memory' } : { ok: false, problem: 'crashed', detail: error.message }, false);
@@ -69,7 +148,8 @@ export class RegexRunner {
       worker.on('error', onError);
       worker.on('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage(job);
+      const { message, transfer } = toWorker(job);
+      worker.postMessage(message, transfer);
     });
   }
 

@@ -80,6 +80,21 @@ describe('boundedDiff', () => {
     );
   });
 
+  it("unifiedDiff's limit: a prefix of the full diff, longer than the limit, or all of it (property)", () => {
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 0, max: 20_000 }), fc.constantFrom('HIT', 'hit\nmore', ''), (text, limit, replacement) => {
+        const r = computeSearchAndReplace(text, { search: 'hit', replace: replacement, useRegex: false, ignoreCase: false }, 'f');
+        if (!r.ok) throw new Error(r.message);
+        const full = unifiedDiff('f', text, r.newText, r.edits);
+        const limited = unifiedDiff('f', text, r.newText, r.edits, 3, limit);
+        expect(full.startsWith(limited)).toBe(true);
+        if (limited !== full) expect(limited.length).toBeGreaterThan(limit);
+        expect(limited === full).toBe(full.length <= limit || limited.length === full.length);
+      }),
+      { numRuns: 150, seed: 5151 },
+    );
+  });
+
   it('a single edit in a big file gives the same diff as unifiedDiff', () => {
     const text = Array.from({ length: 200_000 }, (_, i) => `row ${i}`).join('\n') + '\n';
     const at = text.indexOf('row 123456\n');

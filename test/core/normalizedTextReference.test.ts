@@ -121,8 +121,17 @@ describe('property: NormalizedText equals the reference implementation', () => {
       fc.property(textArb, (original) => {
         const n = NormalizedText.from(original);
         const ref = new Reference(original);
-        expect([n.text, n.hasBom, n.eol, n.mixedEndings]).toEqual([ref.text, ref.hasBom, ref.eol, ref.mixedEndings]);
+        expect([n.length, n.hasBom, n.eol, n.mixedEndings]).toEqual([ref.text.length, ref.hasBom, ref.eol, ref.mixedEndings]);
+        expect(n.text).toBe(ref.text);
+        expect(n.body).toBe(ref.hasBom ? original.slice(1) : original);
         for (let i = 0; i <= n.text.length; i++) expect(n.toOriginal(i)).toBe(ref.toOriginal(i));
+        // Body offsets (never between the two characters of a CRLF) -> normalised offsets.
+        const body = n.body;
+        const offsets: number[] = [];
+        for (let o = 0; o <= body.length; o++) if (!(body[o - 1] === '\r' && body[o] === '\n')) offsets.push(o);
+        const mapped = Int32Array.from(offsets);
+        n.bodyOffsetsToText(mapped);
+        expect([...mapped]).toEqual(offsets.map((o) => o - (body.slice(0, o).match(/\r\n/g)?.length ?? 0)));
       }),
       { numRuns: 1500, seed: 1701 },
     );
@@ -157,11 +166,54 @@ describe('property: NormalizedText equals the reference implementation', () => {
         const starts = Int32Array.from(reps, (r) => r.start - offset);
         const ends = Int32Array.from(reps, (r) => r.end - offset);
         const expected = outcome(() => new Reference(original).spanEdits(reps));
-        expect(outcome(() => n.spanEditsOf(starts, ends, shared, offset))).toEqual(expected);
-        expect(outcome(() => n.spanEditsOf(starts, ends, reps.map((r) => r.text), offset))).toEqual(expected);
+        expect(outcome(() => n.spanEditsOf(starts, ends, shared, { offset }))).toEqual(expected);
+        expect(outcome(() => n.spanEditsOf(starts, ends, reps.map((r) => r.text), { offset }))).toEqual(expected);
       }),
       { numRuns: 3000, seed: 2002 },
     );
+  });
+
+  it('spanEditsOf with `replaced`: every occurrence of a slice (indexOf), each replaced, adjacent ones merged', () => {
+    fc.assert(
+      fc.property(textArb, fc.nat(), fc.nat(5), newTextArb, fc.nat(6), (original, at, len, shared, from) => {
+        const n = NormalizedText.from(original);
+        if (n.text.length === 0) return;
+        const offset = Math.min(from, n.text.length - 1);
+        const start = offset + (at % (n.text.length - offset));
+        const needle = n.text.slice(start, start + 1 + len);
+        const scope = n.text.slice(offset);
+        const found: number[] = [];
+        for (let i = scope.indexOf(needle); i !== -1; i = scope.indexOf(needle, i + needle.length)) found.push(i);
+        const ends = found.map((s) => s + needle.length);
+        const expected = outcome(() => new Reference(original).spanEdits(found.map((s) => ({ start: offset + s, end: offset + s + needle.length, text: shared }))));
+        expect(outcome(() => n.spanEditsOf(found, ends, shared, { offset, replaced: needle }))).toEqual(expected);
+      }),
+      { numRuns: 3000, seed: 2003 },
+    );
+  });
+
+  it('spanEditsOf with one `replaced` text per range (what a regex scan reports), repeated or not', () => {
+    // New texts from a small set, so that equal new texts meet different replaced texts.
+    const fewTexts = fc.array(fc.record({ gap: fc.nat(3), len: fc.nat(3), text: fc.constantFrom('', 'a', 'ab', 'b', '\n', '😀') }), { maxLength: 10 });
+    fc.assert(
+      fc.property(textArb, fc.oneof(specArb, fewTexts), fc.nat(6), (original, spec, from) => {
+        const n = NormalizedText.from(original);
+        const offset = Math.min(from, n.text.length);
+        const reps = layout(n.text.length, spec, offset);
+        const starts = Int32Array.from(reps, (r) => r.start - offset);
+        const ends = Int32Array.from(reps, (r) => r.end - offset);
+        const replaced = reps.map((r) => n.text.slice(r.start, r.end));
+        const expected = outcome(() => new Reference(original).spanEdits(reps));
+        expect(outcome(() => n.spanEditsOf(starts, ends, reps.map((r) => r.text), { offset, replaced }))).toEqual(expected);
+      }),
+      { numRuns: 3000, seed: 2004 },
+    );
+  });
+
+  it('a `replaced` text that cannot fit the range is a programming error', () => {
+    const n = NormalizedText.from('abc abc');
+    expect(() => n.spanEditsOf([0], [3], 'x', { replaced: 'ab' })).toThrow(/cannot hold/);
+    expect(() => n.spanEditsOf([0, 4], [3, 7], 'x', { replaced: ['abc', 'ab'] })).toThrow(/cannot hold/);
   });
 
   it('bad or overlapping replacements throw, as before', () => {

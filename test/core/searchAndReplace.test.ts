@@ -178,6 +178,17 @@ describe('failures', () => {
     expectFailure(computeSearchAndReplace(before, args({ search: '\uDE00', replace: 'z' }), FILE), 'invalid_regex');
   });
 
+  it('a match starting inside an emoji, or an empty match between its halves, is refused too', () => {
+    const before = 'x😀y\n';
+    for (const search of ['\\uDE00', '(?=\\uDE00)', '(?<=\\uD83D)', '\\uDE00y']) {
+      expectFailure(computeSearchAndReplace(before, args({ search, replace: 'z', useRegex: true }), FILE), 'invalid_regex');
+    }
+    expectFailure(computeSearchAndReplace(before, args({ search: '\uDE00', replace: 'z', ignoreCase: true }), FILE), 'invalid_regex');
+    // Replacing a whole emoji, or matching right before or after it, is fine.
+    expectApplied(before, computeSearchAndReplace(before, args({ search: '(?=\\uD83D)', replace: '<', useRegex: true }), FILE), 'x<😀y\n');
+    expectApplied(before, computeSearchAndReplace(before, args({ search: '(?<=\\uDE00)', replace: '>', useRegex: true }), FILE), 'x😀>y\n');
+  });
+
   it('too many matches or too much output is too_large', () => {
     expectFailure(computeSearchAndReplace('aaaa', args({ maxMatches: 3 }), FILE), 'too_large');
     expectFailure(computeSearchAndReplace('aaaa', args({ search: 'a', replace: '$`$`', useRegex: true, maxOutput: 10 }), FILE), 'too_large');
@@ -207,6 +218,6 @@ describe('pattern rewriting and the scan', () => {
     // eslint-disable-next-line no-new-func
     const standalone = new Function(`return (${scanRegex.toString()});`)() as typeof scanRegex;
     const r = standalone({ text: 'a1b2', source: '(\\d)', flags: 'g', replacement: '<$1>', expand: true, maxMatches: 10, maxOutput: 100 });
-    expect(r).toEqual({ ok: true, count: 2, starts: Int32Array.from([1, 3]), ends: Int32Array.from([2, 4]), texts: ['<1>', '<2>'] });
+    expect(r).toEqual({ ok: true, count: 2, starts: Int32Array.from([1, 3]), ends: Int32Array.from([2, 4]), texts: ['<1>', '<2>'], matched: ['1', '2'] });
   });
 });

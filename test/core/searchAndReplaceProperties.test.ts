@@ -84,6 +84,19 @@ describe('property: searchAndReplace means String.replace on the normalised scop
     );
   });
 
+  it('a literal over the whole text (scanned on the text as it is) gives the same edits as over all its lines', () => {
+    fc.assert(
+      fc.property(textArb, literalArb, replacementArb, (text, search, replacement) => {
+        if (normalizeEol(search).includes('\n')) return;
+        const whole = computeSearchAndReplace(text, { search, replace: replacement, useRegex: false, ignoreCase: false }, 'f');
+        const lines = computeSearchAndReplace(text, { search, replace: replacement, useRegex: false, ignoreCase: false, startLine: 1, endLine: 1000 }, 'f');
+        if (!whole.ok || !lines.ok) throw new Error('unexpected failure');
+        expect([whole.newText, whole.edits, whole.replacements]).toEqual([lines.newText, lines.edits, lines.replacements]);
+      }),
+      { numRuns: 1500, seed: 4141 },
+    );
+  });
+
   it('literal mode equals split/join', () => {
     fc.assert(
       fc.property(textArb, fc.boolean(), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 9 }), literalArb, replacementArb, (text, ranged, s, e, search, replacement) =>

@@ -98,6 +98,8 @@ const CASES: [string, string, unknown][] = [
   ['NaN encoded as null', 'workspace/executeCommand', exec('editls.edit', { file_path: 'a.ts', old_string: 'a', new_string: 'b', replace_all: null })],
   ['empty path', 'workspace/executeCommand', exec('editls.edit', { file_path: '', old_string: 'a', new_string: 'b' })],
   ['path with NUL', 'workspace/executeCommand', exec('editls.edit', { file_path: 'a.ts\u0000x', old_string: 'a', new_string: 'b' })],
+  ['lone surrogate in new_string', 'workspace/executeCommand', exec('editls.edit', { file_path: 'a.ts', old_string: 'const a', new_string: 'let \ud83d' })],
+  ['lone surrogate in replacementText', 'workspace/executeCommand', exec('editls.replaceRange', { filePath: 'a.ts', startLine: 1, startColumn: 1, endLine: 1, endColumn: 2, expectedText: 'c', replacementText: '\ude00' })],
   ['huge path', 'workspace/executeCommand', exec('editls.edit', { file_path: 'x/'.repeat(5000) + 'a.ts', old_string: 'a', new_string: 'b' })],
   ['non-file URI', 'workspace/executeCommand', exec('editls.edit', { file_path: 'https://example.invalid/a.ts', old_string: 'a', new_string: 'b' })],
   ['replacements missing', 'workspace/executeCommand', exec('editls.strReplace', { path: 'a.ts' })],

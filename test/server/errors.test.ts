@@ -99,6 +99,8 @@ describe('bad input is InvalidParams with the issues', () => {
     ['replacements not array', 'editls.strReplace', { path: 'a.ts', replacements: 'x' }, /replacements/],
     ['empty replacements', 'editls.strReplace', { path: 'a.ts', replacements: [] }, /replacements/],
     ['replacement missing new', 'editls.strReplace', { path: 'a.ts', replacements: [{ old: 'a' }] }, /replacements\.0\.new/],
+    ['lone surrogate in new_string', 'editls.edit', { file_path: 'a.ts', old_string: 'alpha', new_string: 'x\ud83d' }, /new_string: contains an unpaired surrogate/],
+    ['lone surrogate in a replacement', 'editls.strReplace', { path: 'a.ts', replacements: [{ old: 'alpha', new: '\ude00' }] }, /unpaired surrogate/],
   ];
   for (const [name, command, args, message] of cases) {
     it(name, async () => {

@@ -1,11 +1,11 @@
 // Reading and encoding text files: BOM detection, strict decoding and byte-exact round trips.
 
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeText, encodeText, readTextFile, type FileEncoding } from '../../server/workspace/fileCodec.js';
+import { decodeText, encodeText, readTextFile, readWhole, type FileEncoding } from '../../server/workspace/fileCodec.js';
 
 const MiB = 1024 * 1024;
 let dir: string;
@@ -216,5 +216,27 @@ describe('readTextFile failures', () => {
     }
     const r = await readTextFile(fifo, 'pipe', 10 * MiB);
     expect(r.ok ? 'ok' : r.kind).toBe('io_error');
+  });
+});
+
+describe('readWhole', () => {
+  it('reads exactly the file, also when it grew or shrank after fstat gave its size', async () => {
+    const bytes = Buffer.from(SAMPLE.repeat(40_000), 'utf8'); // ~1.8 MB: more than one FileHandle.readFile chunk
+    const p = await writeBytes('w.txt', bytes);
+    const handle = await open(p, 'r');
+    try {
+      expect((await readWhole(handle, bytes.length)).equals(bytes)).toBe(true);
+      expect((await readWhole(handle, bytes.length - 1000)).equals(bytes)).toBe(true); // grew by 1000 bytes
+      expect((await readWhole(handle, bytes.length + 1000)).equals(bytes)).toBe(true); // shrank
+      expect((await readWhole(handle, 0)).equals(bytes)).toBe(true);
+    } finally {
+      await handle.close();
+    }
+    const empty = await open(await writeBytes('e.txt', Buffer.alloc(0)), 'r');
+    try {
+      expect((await readWhole(empty, 0)).length).toBe(0);
+    } finally {
+      await empty.close();
+    }
   });
 });

@@ -54,6 +54,22 @@ describe('RegexRunner', () => {
     expect(await runner.run(job({ source: '(' }), 5000)).toMatchObject({ ok: false, problem: 'invalid_regex' });
   });
 
+  it('a long text (sent as UTF-16 bytes) with lone surrogates, astral characters and NULs comes back exact', async () => {
+    const unit = 'x1 \uD800 y22 😀 \uDC00z333\n中\u0000𠀀 ';
+    const j = job({ text: unit.repeat(5000), source: '(?<d>\\d+)|[\\uD800-\\uDFFF]', replacement: '[$<d>|$&]' });
+    expect(j.text.length).toBeGreaterThan(1 << 16);
+    expect(await runner.run(j, 30_000)).toEqual(scanRegex(j));
+  });
+
+  it('replacement texts and matches: few distinct (sent as tables); many distinct texts as they are, matches left out', async () => {
+    const few = job({ text: 'ab1 ab2 ab3 '.repeat(20_000), source: 'ab(\\d)', replacement: '<$1>' });
+    expect(await runner.run(few, 30_000)).toEqual(scanRegex(few));
+    const many = job({ text: Array.from({ length: 10_000 }, (_, i) => `n${i};`).join(''), source: 'n(\\d+)', replacement: '$1$1' });
+    const r = await runner.run(many, 30_000);
+    expect(r).toEqual({ ...scanRegex(many), matched: null });
+    expect(r.ok && new Set(r.texts).size).toBe(10_000);
+  });
+
   it('handles a 10 MB text with 100,000 matches', async () => {
     const text = ('0123456789'.repeat(9) + 'MATCH'.padEnd(10, '.')).repeat(100_000);
     const r = await runner.run(job({ text, source: 'MATCH', replacement: 'm$&' }), 30_000);

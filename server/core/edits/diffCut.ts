@@ -47,7 +47,8 @@ export function boundedDiff(path: string, before: string, after: string, edits: 
       if (cut < before.length) return cutDiff(unifiedDiff(path, before.slice(0, cut), after.slice(0, cut + delta), edits), maxChars);
     }
     if (cut >= before.length) return cutDiff(unifiedDiff(path, before, after, edits), maxChars);
-    const head = unifiedDiff(path, before.slice(0, cut), after.slice(0, cut + delta), edits.slice(0, n));
+    // Only its first maxChars characters can be shown: building stops soon after them.
+    const head = unifiedDiff(path, before.slice(0, cut), after.slice(0, cut + delta), edits.slice(0, n), 3, maxChars);
     if (head.length > maxChars) {
       // Safe when the shown lines end well before the head's end, where the full diff may differ (context, merged blocks).
       const shown = headLength(head, maxChars);

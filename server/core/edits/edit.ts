@@ -33,7 +33,12 @@ export function computeEdit(text: string, args: EditArgs, file: string): Result<
   }
 
   const doc = NormalizedText.from(text);
-  const found = occurrences(doc.text, oldString);
+  // Without a line break, old_string matches the same characters in the text as it is (no match
+  // can contain a \r or \n), so the \n view need not be built: offsets are mapped afterwards.
+  const onBody = oldString.indexOf('\n') === -1;
+  const starts = Int32Array.from(occurrences(onBody ? doc.body : doc.text, oldString));
+  if (onBody) doc.bodyOffsetsToText(starts);
+  const found = Array.from(starts);
   if (found.length === 0) {
     const closest = findClosest(doc.text, oldString);
     return fail(
@@ -52,6 +57,7 @@ export function computeEdit(text: string, args: EditArgs, file: string): Result<
   }
 
   const ends = found.map((start) => start + oldString.length);
-  const { edits, newOriginal } = doc.spanEditsOf(found, ends, newString);
+  // Every range holds exactly oldString (an indexOf scan found it there).
+  const { edits, newOriginal } = doc.spanEditsOf(found, ends, newString, { replaced: oldString });
   return { ok: true, newText: newOriginal, edits, replacements: found.length };
 }

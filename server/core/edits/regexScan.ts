@@ -24,6 +24,9 @@ export interface ScanMatches {
   starts: Int32Array;
   ends: Int32Array;
   texts: string[] | null;
+  /** What each match is (the job's text at [starts[i], ends[i])), when the scan reports it: then the
+   *  matches' surroundings need not be read again to trim the edits. */
+  matched?: string[] | null;
 }
 
 /** Why a scan produced no matches list: the first two come from the scan, the rest from whoever ran it. */
@@ -50,6 +53,7 @@ export function scanRegex(job: ScanJob): ScanReply {
   const expand = job.expand && template.indexOf('$') !== -1;
   const starts: number[] = [];
   const ends: number[] = [];
+  const matches: string[] = [];
   const texts: string[] | null = expand ? [] : null;
   let output = 0;
   // Template parts: a literal string, or a reference resolved per match:
@@ -125,6 +129,9 @@ export function scanRegex(job: ScanJob): ScanReply {
     }
     starts.push(start);
     ends.push(end);
+    // Matches often repeat: keep one string for a run of equal ones (fewer live strings to hold and send).
+    const previousMatch = matches.length > 0 ? matches[matches.length - 1] : undefined;
+    matches.push(previousMatch === matched ? previousMatch : matched);
     if (texts !== null) {
       if (parts === null) parts = parse(m.length - 1, m.groups !== undefined);
       let s = '';
@@ -140,7 +147,9 @@ export function scanRegex(job: ScanJob): ScanReply {
         }
       }
       output += s.length;
-      texts.push(s);
+      // Expansions often repeat: keep one string for a run of equal ones (fewer live strings to hold and send).
+      const previous = texts.length > 0 ? texts[texts.length - 1] : undefined;
+      texts.push(previous === s ? previous : s);
     } else {
       output += template.length;
     }
@@ -149,5 +158,5 @@ export function scanRegex(job: ScanJob): ScanReply {
     }
     if (matched === '') re.lastIndex = end + 1;
   }
-  return { ok: true, count: starts.length, starts: Int32Array.from(starts), ends: Int32Array.from(ends), texts };
+  return { ok: true, count: starts.length, starts: Int32Array.from(starts), ends: Int32Array.from(ends), texts, matched: matches };
 }

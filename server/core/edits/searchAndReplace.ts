@@ -37,6 +37,9 @@ export interface PreparedSearch {
   /** True when the scan needs the regex engine (so it must run with a deadline, off the main thread);
    *  false for a case-sensitive literal search, which is a plain linear indexOf. */
   usesRegex: boolean;
+  /** The scan runs on doc.body rather than doc.text (a literal without line breaks over the whole
+   *  text finds the same matches there, without the \n view being built); finish maps the offsets. */
+  onBody: boolean;
   /** The search as shown in messages: /source/flags or "text". */
   shown: string;
 }
@@ -52,13 +55,16 @@ export interface SearchAndReplaceComputed {
 export function prepareSearchAndReplace(text: string, args: SearchAndReplaceArgs, file: string): Result<{ prepared: PreparedSearch }> {
   if (args.search === '') return fail('invalid_args', `search is empty; give the text or pattern to find in ${file}`);
   const doc = NormalizedText.from(text);
-  const scope = lineScope(doc.text, args.startLine, args.endLine, file);
+  const scope = args.startLine === undefined && args.endLine === undefined ? { ok: true as const, start: 0, end: doc.length } : lineScope(doc.text, args.startLine, args.endLine, file);
   if (!scope.ok) return scope;
 
   const search = normalizeEol(args.search);
   const flags = args.ignoreCase ? 'gi' : 'g';
+  // A case-sensitive literal without a line break, over the whole text, matches the same characters
+  // in the body as in the \n view (no match can contain a \r or \n): no need to build the view.
+  const onBody = !args.useRegex && !args.ignoreCase && scope.start === 0 && scope.end === doc.length && search.indexOf('\n') === -1;
   const base = {
-    text: doc.text.slice(scope.start, scope.end),
+    text: onBody ? doc.body : doc.text.slice(scope.start, scope.end),
     replacement: normalizeEol(args.replace),
     maxMatches: args.maxMatches ?? DEFAULT_MAX_MATCHES,
     maxOutput: args.maxOutput ?? DEFAULT_MAX_OUTPUT,
@@ -79,10 +85,10 @@ export function prepareSearchAndReplace(text: string, args: SearchAndReplaceArgs
     job = { ...base, source: args.ignoreCase ? escapeRegExp(search) : search, flags: args.ignoreCase ? 'gi' : '', expand: false };
     shown = JSON.stringify(clip(search));
   }
-  const lines = scope.lines;
+  const lines = 'lines' in scope ? scope.lines : undefined;
   return {
     ok: true,
-    prepared: { file, doc, scopeStart: scope.start, scopeEnd: scope.end, ...(lines ? { lines } : {}), job, usesRegex: args.useRegex || args.ignoreCase, shown },
+    prepared: { file, doc, scopeStart: scope.start, scopeEnd: scope.end, ...(lines ? { lines } : {}), job, usesRegex: args.useRegex || args.ignoreCase, onBody, shown },
   };
 }
 
@@ -123,13 +129,38 @@ export function finishSearchAndReplace(prepared: PreparedSearch, reply: ScanRepl
   if (reply.count === 0) return { ok: true, newText: doc.original, edits: [], replacements: 0, ...lines };
 
   const base = prepared.scopeStart;
-  const { starts, ends } = reply;
-  let splitsPair = false;
-  const t = doc.text;
-  for (let i = 0; i < reply.count && !splitsPair; i++) {
-    if (insidePair(t, base + (starts[i] as number)) || insidePair(t, base + (ends[i] as number))) splitsPair = true;
+  const starts = reply.starts.subarray(0, reply.count);
+  const ends = reply.ends.subarray(0, reply.count);
+  if (prepared.onBody) {
+    doc.bodyOffsetsToText(starts);
+    doc.bodyOffsetsToText(ends);
   }
-  const { edits, newOriginal } = doc.spanEditsOf(starts.subarray(0, reply.count), ends.subarray(0, reply.count), reply.texts ?? job.replacement, base);
+  // A case-sensitive literal scan (indexOf) matched exactly job.source everywhere; a regex scan may
+  // report each match. A match's own first and last characters then say whether it can start or
+  // end inside a surrogate pair, and the text around the matches is read only where they can.
+  const matched = prepared.usesRegex ? (reply.matched ?? null) : null;
+  const replaced = prepared.usesRegex ? matched : job.source;
+  let splitsPair = false;
+  if (typeof replaced === 'string') {
+    if (isLowSurrogate(replaced.charCodeAt(0)) || isHighSurrogate(replaced.charCodeAt(replaced.length - 1))) {
+      const t = doc.text;
+      for (let i = 0; i < reply.count && !splitsPair; i++) {
+        if (insidePair(t, base + (starts[i] as number)) || insidePair(t, base + (ends[i] as number))) splitsPair = true;
+      }
+    }
+  } else {
+    const t = doc.text;
+    for (let i = 0; i < reply.count && !splitsPair; i++) {
+      const m = replaced === null ? '' : (replaced[i] as string);
+      const canStartInside = m === '' || isLowSurrogate(m.charCodeAt(0));
+      const canEndInside = m === '' || isHighSurrogate(m.charCodeAt(m.length - 1));
+      if ((canStartInside && insidePair(t, base + (starts[i] as number))) || (canEndInside && insidePair(t, base + (ends[i] as number)))) splitsPair = true;
+    }
+  }
+  const { edits, newOriginal } = doc.spanEditsOf(starts, ends, reply.texts ?? job.replacement, {
+    offset: base,
+    ...(replaced !== null ? { replaced } : {}),
+  });
   // Without the `u` flag a pattern can match half of an emoji; refuse an edit that would leave half of one behind.
   if (splitsPair && !hasLoneSurrogate(doc.original) && hasLoneSurrogate(newOriginal)) {
     return fail(
@@ -259,9 +290,15 @@ function escapeRegExp(s: string): string {
 }
 
 function insidePair(t: string, offset: number): boolean {
-  const low = t.charCodeAt(offset);
-  const high = t.charCodeAt(offset - 1);
-  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return isLowSurrogate(t.charCodeAt(offset)) && isHighSurrogate(t.charCodeAt(offset - 1));
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function hasLoneSurrogate(s: string): boolean {

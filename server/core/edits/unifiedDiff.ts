@@ -66,8 +66,12 @@ function countLines(s: string, from: number, to: number, hasCr: boolean): number
   return n;
 }
 
-/** Appends the lines of a region of whole lines, each with `prefix`, without their break characters. */
-function emitLines(out: string[], prefix: string, s: string, from: number, to: number): void {
+/**
+ * Appends the lines of a region of whole lines, each with `prefix`, without their break characters;
+ * returns how many characters it appended.
+ */
+function emitLines(out: string[], prefix: string, s: string, from: number, to: number): number {
+  let size = 0;
   let i = from;
   while (i < to) {
     let j = i;
@@ -77,12 +81,14 @@ function emitLines(out: string[], prefix: string, s: string, from: number, to: n
       j++;
     }
     out.push(prefix, s.slice(i, j), '\n');
+    size += prefix.length + (j - i) + 1;
     if (j >= to) {
       out.push(NO_NEWLINE, '\n');
-      return;
+      return size + NO_NEWLINE.length + 1;
     }
     i = s.charCodeAt(j) === CR && s.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
   }
+  return size;
 }
 
 /** Start of the region of up to `n` whole lines that ends at line start `p`. */
@@ -108,8 +114,10 @@ function range(start: number, count: number): string {
 /**
  * Git-style unified diff of `path` from `before` (null: a created file) to `after`, where `edits`
  * (non-overlapping, offsets into `before`) turn before into after. Empty string when nothing changed.
+ * With `limit`, building stops once more than `limit` characters are out: the result is then a
+ * prefix of the full diff, longer than `limit` (for a caller that shows only a head).
  */
-export function unifiedDiff(path: string, before: string | null, after: string, edits: readonly SpanEdit[], context = 3): string {
+export function unifiedDiff(path: string, before: string | null, after: string, edits: readonly SpanEdit[], context = 3, limit = Infinity): string {
   const created = before === null;
   const base = before ?? '';
   const changes: readonly SpanEdit[] = created
@@ -123,7 +131,7 @@ export function unifiedDiff(path: string, before: string | null, after: string, 
   if (changes.length === 0 || (!created && base === after)) return created ? header : '';
   const view = withoutBom(base, after, changes);
   if (view.edits.length === 0) return created ? header : '';
-  return header + hunks(view.before, view.after, view.edits, context);
+  return header + hunks(view.before, view.after, view.edits, context, limit - header.length);
 }
 
 /** The BOM-less views of both texts with edits against them (one covering edit if an edit touched a BOM). */
@@ -147,7 +155,7 @@ function withoutBom(before: string, after: string, edits: readonly SpanEdit[]): 
 }
 
 /** The hunks (everything after the ---/+++ header) for edits on BOM-less texts. */
-function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number): string {
+function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number, limit: number): string {
   const baseCr = base.indexOf('\r') !== -1;
   const blocks = changedBlocks(base, after, changes, baseCr, after.indexOf('\r') !== -1);
 
@@ -164,8 +172,9 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
   }
 
   const out: string[] = [];
+  let size = 0;
   let i = 0;
-  while (i < blocks.length) {
+  while (i < blocks.length && size <= limit) {
     // Group blocks whose gap is at most 2 * context lines into one hunk.
     let j = i;
     while (j + 1 < blocks.length) {
@@ -184,16 +193,18 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
     const oldLen = lastBlock.line + lastBlock.lines + trail - oldStart;
     const newStart = firstBlock.afterLine - lead;
     const newLen = lastBlock.afterLine + lastBlock.afterLines + trail - newStart;
-    out.push(`@@ -${range(oldStart, oldLen)} +${range(newStart, newLen)} @@\n`);
+    const header = `@@ -${range(oldStart, oldLen)} +${range(newStart, newLen)} @@\n`;
+    out.push(header);
+    size += header.length;
     let from = leadFrom;
-    for (let k = i; k <= j; k++) {
+    for (let k = i; k <= j && size <= limit; k++) {
       const b = blocks[k] as Block;
-      emitLines(out, ' ', base, from, b.start);
-      emitLines(out, '-', base, b.start, b.end);
-      emitLines(out, '+', after, b.afterStart, b.afterEnd);
+      size += emitLines(out, ' ', base, from, b.start);
+      size += emitLines(out, '-', base, b.start, b.end);
+      size += emitLines(out, '+', after, b.afterStart, b.afterEnd);
       from = b.end;
     }
-    emitLines(out, ' ', base, from, trailTo);
+    if (size <= limit) size += emitLines(out, ' ', base, from, trailTo);
     i = j + 1;
   }
   return out.join('');

@@ -37,7 +37,10 @@ function withEol(s: string, eol: LineEnding): string {
 
 export class NormalizedText {
   readonly original: string;
-  readonly text: string;
+  /** The original without its BOM (line breaks as they are). */
+  readonly body: string;
+  /** Length of `text`, known without building it. */
+  readonly length: number;
   readonly hasBom: boolean;
   readonly eol: LineEnding;
   readonly mixedEndings: boolean;
@@ -46,12 +49,15 @@ export class NormalizedText {
   private readonly bomLength: number;
   /** Whether the original holds any \r (only then can an edit fuse a lone \r with a \n). */
   private readonly hasCr: boolean;
+  /** `text` once built: a file with \r breaks is copied only when something reads its \n view. */
+  private normalized: string | null;
 
   private constructor(original: string) {
     this.original = original;
     this.hasBom = original.length > 0 && original.charCodeAt(0) === BOM;
     this.bomLength = this.hasBom ? 1 : 0;
     const body = this.hasBom ? original.slice(1) : original;
+    this.body = body;
 
     // One pass over the \r characters: each is a CRLF or a lone CR. Most files have none, and then
     // there is nothing more to count or copy: the text is the body, every break is \n.
@@ -62,28 +68,23 @@ export class NormalizedText {
       this.crlfAt = new Int32Array(0);
       this.eol = '\n';
       this.mixedEndings = false;
-      this.text = body;
+      this.normalized = body;
+      this.length = body.length;
       return;
     }
 
     // Normalised offset of a CRLF's \n = original body offset of its \r minus the CRLFs before it.
-    // The normalised text is built from the pieces between the \r characters as they are found.
     const crlfAt = new Int32Array(crTotal);
     let crlf = 0;
-    let text = '';
-    let from = 0;
     for (let i = body.indexOf('\r'); i !== -1; i = body.indexOf('\r', i + 1)) {
       if (body.charCodeAt(i + 1) === LF) {
         crlfAt[crlf] = i - crlf;
         crlf++;
-        text += body.slice(from, i);
-      } else {
-        text += body.slice(from, i) + '\n';
       }
-      from = i + 1;
     }
-    text += body.slice(from);
     this.crlfAt = crlf === crlfAt.length ? crlfAt : crlfAt.slice(0, crlf);
+    this.length = body.length - crlf;
+    this.normalized = null;
     const loneCr = crTotal - crlf;
 
     // Plain \n breaks: counted only until they outnumber both other kinds, which settles the answer.
@@ -97,7 +98,38 @@ export class NormalizedText {
     else if (loneCr > lf && loneCr > crlf) eol = '\r';
     this.eol = eol;
     this.mixedEndings = (lf > 0 ? 1 : 0) + (crlf > 0 ? 1 : 0) + (loneCr > 0 ? 1 : 0) > 1;
-    this.text = text;
+  }
+
+  /** The BOM-less text with every line break as \n (built on first use when the original has \r). */
+  get text(): string {
+    if (this.normalized === null) {
+      // Built from the pieces between the \r characters (a rope V8 flattens once).
+      const body = this.body;
+      let text = '';
+      let from = 0;
+      for (let i = body.indexOf('\r'); i !== -1; i = body.indexOf('\r', i + 1)) {
+        text += body.charCodeAt(i + 1) === LF ? body.slice(from, i) : body.slice(from, i) + '\n';
+        from = i + 1;
+      }
+      this.normalized = text + body.slice(from);
+    }
+    return this.normalized;
+  }
+
+  /**
+   * Offsets into `body` -> offsets into `text`, in place. The offsets must ascend and none may fall
+   * between the \r and \n of a CRLF (true of the ends of a match of text without line breaks).
+   */
+  bodyOffsetsToText(offsets: Int32Array): void {
+    const crlfAt = this.crlfAt;
+    if (crlfAt.length === 0) return;
+    let k = 0;
+    for (let i = 0; i < offsets.length; i++) {
+      const o = offsets[i] as number;
+      // CRLF number k has its \r at body offset crlfAt[k] + k.
+      while (k < crlfAt.length && (crlfAt[k] as number) + k < o) k++;
+      offsets[i] = o - k;
+    }
   }
 
   static from(original: string): NormalizedText {
@@ -152,16 +184,20 @@ export class NormalizedText {
 
   /**
    * spanEdits for replacements given column-wise, as a scan produces them: [offset + starts[i],
-   * offset + ends[i]) is replaced by texts[i], or by `texts` itself for every one when it is a string.
-   * Unsorted input is sorted first, exactly as spanEdits does.
+   * offset + ends[i]) is replaced by texts[i], or by `texts` itself for every one when it is a
+   * string. Unsorted input is sorted first, exactly as spanEdits does. `replaced`, when given, is a
+   * promise from the caller (the scan that found the ranges) of what they hold: one text for every
+   * range (an indexOf scan), or one per range. The trim is then worked out from it (once per
+   * distinct pair of texts) instead of reading the text at every match.
    */
   spanEditsOf(
     starts: ArrayLike<number>,
     ends: ArrayLike<number>,
     texts: ArrayLike<string> | string,
-    offset = 0,
+    options: { offset?: number; replaced?: string | ArrayLike<string> } = {},
   ): { edits: SpanEdit[]; newOriginal: string } {
     const n = starts.length;
+    const offset = options.offset ?? 0;
     const same = typeof texts === 'string' ? texts : null;
     for (let i = 1; i < n; i++) {
       const a = starts[i - 1] as number;
@@ -175,11 +211,13 @@ export class NormalizedText {
       }
     }
 
-    const text = this.text;
+    const length = this.length;
     const original = this.original;
     const eol = this.eol;
     const crlfAt = this.crlfAt;
     const bom = this.bomLength;
+    const replaced = options.replaced ?? null;
+    const sameReplaced = typeof replaced === 'string' ? replaced : null;
     // A lone \r can only fuse with a \n when the original has a \r (new texts get one only from a
     // \r\n or \r dominant ending, which needs one too).
     const crPossible = this.hasCr;
@@ -189,21 +227,28 @@ export class NormalizedText {
     // group is trimmed and mapped. Groups are at least one character apart and trimming only shrinks
     // them, so edits never touch. Offsets to map only grow, so the CRLFs before them are counted
     // with a cursor instead of a search.
-    const edits: SpanEdit[] = [];
+    const edits: SpanEdit[] = new Array(n);
+    let count = 0;
     let out = '';
     let cursor = 0;
     let crlfSeen = 0;
     let prevEnd = 0;
-    // The last group's trimmed new text, reused while groups keep the same new text and trim.
+    // The trim of the last known replaced text (trimmedOld) against the last new text (trimmedFor).
+    let trimmedOld: string | null = null;
+    let trimmedFor: string | null = null;
+    let trimP = 0;
+    let trimQ = 0;
+    // The last trimmed new text, reused while groups keep the same new text and trim.
     let lastNew: string | null = null;
     let lastP = -1;
     let lastQ = -1;
     let lastTrimmed = '';
     let i = 0;
     while (i < n) {
+      const groupFirst = i;
       const groupStart = offset + (starts[i] as number);
       let groupEnd = offset + (ends[i] as number);
-      if (groupStart < prevEnd || groupEnd < groupStart || groupEnd > text.length || groupStart < 0) {
+      if (groupStart < prevEnd || groupEnd < groupStart || groupEnd > length || groupStart < 0) {
         throw new Error(`NormalizedText.spanEdits: bad or overlapping replacement [${groupStart}, ${groupEnd})`);
       }
       let groupText = same ?? ((texts as ArrayLike<string>)[i] as string);
@@ -211,7 +256,7 @@ export class NormalizedText {
       i++;
       while (i < n && offset + (starts[i] as number) === groupEnd) {
         const end = offset + (ends[i] as number);
-        if (end < groupEnd || end > text.length) {
+        if (end < groupEnd || end > length) {
           throw new Error(`NormalizedText.spanEdits: bad or overlapping replacement [${groupEnd}, ${end})`);
         }
         groupEnd = end;
@@ -224,13 +269,34 @@ export class NormalizedText {
       const newText = sameNorm !== null && !merged ? sameNorm : normalizeEol(groupText);
       const oldLen = groupEnd - groupStart;
       const newLen = newText.length;
-      const max = Math.min(oldLen, newLen);
-      let p = 0;
-      while (p < max && text.charCodeAt(groupStart + p) === newText.charCodeAt(p)) p++;
-      if (p > 0 && isHighSurrogate(newText.charCodeAt(p - 1))) p--;
-      let q = 0;
-      while (q < max - p && text.charCodeAt(groupEnd - 1 - q) === newText.charCodeAt(newLen - 1 - q)) q++;
-      if (q > 0 && isLowSurrogate(newText.charCodeAt(newLen - q))) q--;
+      let p: number;
+      let q: number;
+      const known = replaced === null || merged ? null : (sameReplaced ?? ((replaced as ArrayLike<string>)[groupFirst] as string));
+      if (known !== null && known.length !== oldLen) {
+        throw new Error(`NormalizedText.spanEditsOf: [${groupStart}, ${groupEnd}) cannot hold the ${known.length} characters promised`);
+      }
+      if (known !== null && newText === trimmedFor && known === trimmedOld) {
+        p = trimP;
+        q = trimQ;
+      } else {
+        // Common prefix and suffix of the replaced text and the new text, never splitting a pair.
+        const old = known ?? this.text;
+        const at = known !== null ? 0 : groupStart;
+        const last = at + oldLen - 1;
+        const max = Math.min(oldLen, newLen);
+        p = 0;
+        while (p < max && old.charCodeAt(at + p) === newText.charCodeAt(p)) p++;
+        if (p > 0 && isHighSurrogate(newText.charCodeAt(p - 1))) p--;
+        q = 0;
+        while (q < max - p && old.charCodeAt(last - q) === newText.charCodeAt(newLen - 1 - q)) q++;
+        if (q > 0 && isLowSurrogate(newText.charCodeAt(newLen - q))) q--;
+        if (known !== null) {
+          trimmedOld = known;
+          trimmedFor = newText;
+          trimP = p;
+          trimQ = q;
+        }
+      }
       if (oldLen - p - q === 0 && newLen - p - q === 0) continue;
 
       const from = groupStart + p;
@@ -249,20 +315,25 @@ export class NormalizedText {
       let edited = lastTrimmed;
       if (crPossible) {
         // Keep a lone \r and a following \n from fusing into one CRLF break (which would merge two
-        // lines): complete the lone \r into a CRLF, or a new trailing \r before an untouched \n.
-        const before = start > 0 ? original.charCodeAt(start - 1) : -1;
-        const after = end < original.length ? original.charCodeAt(end) : -1;
-        const first = edited.length > 0 ? edited.charCodeAt(0) : after;
-        if (before === CR && first === LF) edited = '\n' + edited;
-        if (after === LF && edited.charCodeAt(edited.length - 1) === CR) edited += '\n';
+        // lines): complete a lone \r before the edit into a CRLF when the edit starts with \n (or
+        // deletes up to an untouched \n), and a new trailing \r before an untouched \n likewise.
+        // The original has a \r before `start` only where the normalised text has a \n before
+        // `from`, which is the trimmed prefix's last character when there is one (a cheap look
+        // that spares reading the original at every edit).
+        if ((p === 0 || newText.charCodeAt(p - 1) === LF) && original.charCodeAt(start - 1) === CR) {
+          const first = edited.length > 0 ? edited.charCodeAt(0) : original.charCodeAt(end);
+          if (first === LF) edited = '\n' + edited;
+        }
+        if (edited.charCodeAt(edited.length - 1) === CR && original.charCodeAt(end) === LF) edited += '\n';
       }
-      edits.push({ start, end, newText: edited });
+      edits[count++] = { start, end, newText: edited };
       // The new original grows piece by piece (a rope V8 flattens once, cheaper than joining 2n parts).
       out += original.slice(cursor, start);
       out += edited;
       cursor = end;
     }
-    if (edits.length === 0) return { edits, newOriginal: original };
+    edits.length = count;
+    if (count === 0) return { edits, newOriginal: original };
     out += original.slice(cursor);
     return { edits, newOriginal: out };
   }
