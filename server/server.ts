@@ -132,7 +132,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       const globPattern = `**/*.{${INDEXED_EXTENSIONS.join(',')}}`;
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => log(`file watcher registration failed: ${String(error)}`));
     }
-    void sweepStrayTemps(folders, hooks.isProcessAlive ?? (() => true)).then((n) => {
+    void sweepStrayTemps(folders, hooks.isProcessAlive ?? (() => true), { after: symbols.built, log }).then((n) => {
       if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
     });
   });

@@ -55,14 +55,17 @@ export class ProgressReporter {
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     const cancellable = options.cancellable ?? true;
 
+    let end: ProgressValue = { kind: 'end' };
     const begin = (t: string | number) => {
-      if (finished) return;
       token = t;
       began = true;
-      this.active.set(t, controller);
       this.transport.send(t, { kind: 'begin', title, cancellable, ...(queued ? { message: queued.message } : {}) });
       lastSent = Date.now();
       queued = undefined;
+      // The work ended while the client was still confirming the token (a fast index build): the
+      // created token still gets its begin and end.
+      if (finished) this.transport.send(t, end);
+      else this.active.set(t, controller);
     };
     const flush = () => {
       flushTimer = undefined;
@@ -101,10 +104,11 @@ export class ProgressReporter {
       done: (message) => {
         if (finished) return;
         finished = true;
+        end = message === undefined ? { kind: 'end' } : { kind: 'end', message };
         if (timer) clearTimeout(timer);
         if (flushTimer) clearTimeout(flushTimer);
         if (began && token !== undefined) {
-          this.transport.send(token, message === undefined ? { kind: 'end' } : { kind: 'end', message });
+          this.transport.send(token, end);
           this.active.delete(token);
         }
       },

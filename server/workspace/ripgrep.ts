@@ -1,6 +1,7 @@
 // Runs the ripgrep binary of @vscode/ripgrep and streams its output line by line: `--json` messages
-// validated against workspace/ripgrepSchema.ts, or raw lines. The consumer can stop the run at any
-// line, and an AbortSignal kills it; either way the process is gone when the promise settles.
+// validated against workspace/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
+// the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
+// promise settles.
 import { spawn } from 'node:child_process';
 import { rgMessage, type RgMessage } from './ripgrepSchema.js';
 
@@ -16,6 +17,11 @@ export interface RipgrepRun {
   onMessage?: (message: RgMessage) => Flow;
   /** For plain runs: every output line, without its `\n`. */
   onLine?: (line: string) => Flow;
+  /**
+   * For plain runs read as bytes: every stdout chunk as it arrives (a line may span chunks). Takes
+   * precedence over `onLine` and `onMessage`: no decoding or line splitting happens here.
+   */
+  onChunk?: (chunk: Buffer) => Flow;
 }
 
 export interface RipgrepExit {
@@ -91,32 +97,41 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
       return run.onMessage(parsed.data);
     };
 
-    child.stdout.setEncoding('utf8');
     let rest = '';
-    child.stdout.on('data', (chunk: string) => {
-      if (stopped || cancelled) return;
-      // The partial line left from the previous chunk is joined to this chunk's first line only:
-      // concatenating whole chunks would copy every 64 KiB chunk once more.
-      let start = 0;
-      let nl = chunk.indexOf('\n');
-      if (rest !== '') {
-        if (nl === -1) {
-          rest += chunk;
-          return;
+    const onChunk = run.onChunk;
+    if (onChunk) {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (stopped || cancelled || onChunk(chunk) !== 'stop') return;
+        stopped = true;
+        kill();
+      });
+    } else {
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        if (stopped || cancelled) return;
+        // The partial line left from the previous chunk is joined to this chunk's first line only:
+        // concatenating whole chunks would copy every 64 KiB chunk once more.
+        let start = 0;
+        let nl = chunk.indexOf('\n');
+        if (rest !== '') {
+          if (nl === -1) {
+            rest += chunk;
+            return;
+          }
+          const first = rest + chunk.slice(0, nl);
+          rest = '';
+          start = nl + 1;
+          if (emit(first) === 'stop') return;
+          nl = chunk.indexOf('\n', start);
         }
-        const first = rest + chunk.slice(0, nl);
-        rest = '';
-        start = nl + 1;
-        if (emit(first) === 'stop') return;
-        nl = chunk.indexOf('\n', start);
-      }
-      for (; nl !== -1; nl = chunk.indexOf('\n', start)) {
-        const line = chunk.slice(start, nl);
-        start = nl + 1;
-        if (emit(line) === 'stop') return;
-      }
-      rest = chunk.slice(start);
-    });
+        for (; nl !== -1; nl = chunk.indexOf('\n', start)) {
+          const line = chunk.slice(start, nl);
+          start = nl + 1;
+          if (emit(line) === 'stop') return;
+        }
+        rest = chunk.slice(start);
+      });
+    }
     const emit = (raw: string): Flow => {
       const line = run.onLine && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
       if (handleLine(line) !== 'stop') return 'continue';

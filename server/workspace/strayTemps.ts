@@ -1,28 +1,52 @@
 // Sweeps the workspace for temporary files a crashed editls left behind (atomic writes put them
-// beside their target, anywhere in the tree): found with one `rg --files` pass, removed unless
-// their writer (pid in the name) is still alive.
+// beside their target, anywhere in the tree): found with one `rg --files` pass, once the symbol
+// index build is done (or a second after start at the latest), removed unless their writer (pid in
+// the name) is still alive.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { rgPath } from '@vscode/ripgrep';
 import { removeStrayTemps, TEMP_PREFIX } from './atomicWrite.js';
+import { ripgrepPath } from './ripgrep.js';
 
-export async function sweepStrayTemps(folders: readonly string[], isAlive: (pid: number) => boolean): Promise<number> {
+/** The longest the sweep waits for `after` (the index build, whose ripgrep pass it would slow down). */
+export const SWEEP_WAIT_MS = 1000;
+
+export interface SweepOptions {
+  /** Start once this settles (or after SWEEP_WAIT_MS, whichever comes first). */
+  after?: Promise<unknown>;
+  /** Where a sweep that cannot run (no ripgrep binary) says so. */
+  log?: (message: string) => void;
+}
+
+export async function sweepStrayTemps(folders: readonly string[], isAlive: (pid: number) => boolean, options: SweepOptions = {}): Promise<number> {
   if (folders.length === 0) return 0;
-  const found = await listTemps(folders);
+  if (options.after) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([options.after.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, SWEEP_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+  let rg: string;
+  try {
+    // Imported on first use (as ripgrep.ts does): a missing platform package must not stop the server.
+    rg = await ripgrepPath();
+  } catch (error) {
+    options.log?.(`stray temporary files not swept: ripgrep is not available (${error instanceof Error ? error.message : String(error)})`);
+    return 0;
+  }
+  const found = await listTemps(rg, folders);
   let removed = 0;
   for (const dir of new Set(found.map((f) => path.dirname(f)))) removed += await removeStrayTemps(dir, isAlive);
   return removed;
 }
 
-function listTemps(folders: readonly string[]): Promise<string[]> {
+function listTemps(rg: string, folders: readonly string[]): Promise<string[]> {
   return new Promise((resolve) => {
-    const rg = spawn(rgPath, ['--files', '--hidden', '--no-ignore', '--no-messages', '--glob', `${TEMP_PREFIX}*`, '--', ...folders], {
+    const child = spawn(rg, ['--files', '--hidden', '--no-ignore', '--no-messages', '--glob', `${TEMP_PREFIX}*`, '--', ...folders], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let out = '';
-    rg.stdout.setEncoding('utf8');
-    rg.stdout.on('data', (d: string) => (out += d));
-    rg.on('error', () => resolve([]));
-    rg.on('close', () => resolve(out.split('\n').filter((l) => l !== '')));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => (out += d));
+    child.on('error', () => resolve([]));
+    child.on('close', () => resolve(out.split('\n').filter((l) => l !== '')));
   });
 }

@@ -5,16 +5,17 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FileExtractor, MAX_LINE_BYTES, scanText } from '../core/symbols/extract.js';
-import { INDEXED_EXTENSIONS, languageOf, PREFILTER_REGEX, type Language } from '../core/symbols/languages.js';
+import { DEF_FIELDS, FileExtractor, MAX_LINE_BYTES, scanText } from '../core/symbols/extract.js';
+import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_REGEX, type Language } from '../core/symbols/languages.js';
 import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK } from '../core/symbols/rank.js';
-import type { SymbolHit, SymbolKindName } from '../core/symbols/types.js';
+import { SYMBOL_KINDS, type SymbolHit } from '../core/symbols/types.js';
 import { columnIn, type PositionEncoding } from '../core/text/positions.js';
 import { decodeText } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath } from './paths.js';
 import type { ProgressHandle } from './progress.js';
-import { runRipgrep } from './ripgrep.js';
+import { HeadingReader } from './rgHeading.js';
+import { ripgrepPath, runRipgrep } from './ripgrep.js';
 
 /**
  * One file's symbols, column-wise (a few arrays instead of an object per symbol: ~100k symbols
@@ -30,7 +31,8 @@ interface IndexedFile {
    */
   names: string;
   lowers: string;
-  containers: (string | undefined)[];
+  /** Each symbol's container, or undefined when no symbol of the file has one. */
+  containers: (string | undefined)[] | undefined;
   /**
    * FIELDS numbers per symbol: char mask, kind, line, name start and end (columns in the
    * negotiated encoding), name offsets in `names`. One typed array per file: allocating typed
@@ -41,8 +43,7 @@ interface IndexedFile {
   order: number;
 }
 
-const KINDS: readonly SymbolKindName[] = ['module', 'namespace', 'class', 'method', 'property', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'struct', 'object', 'typeParameter'];
-const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
+const KINDS = SYMBOL_KINDS;
 const FIELDS = 7;
 const MASK = 0;
 const KIND = 1;
@@ -64,7 +65,11 @@ export interface SymbolIndexDeps {
 
 export type FileChange = { uri: string; type: 'created' | 'changed' | 'deleted' };
 
-/** ripgrep flags of the index build; the README lists them. */
+/**
+ * ripgrep flags of the index build; the README lists them. ripgrep keeps its own thread count (one
+ * per core): on two cores that beat leaving one core to the JavaScript thread that consumes its
+ * output, also with other processes busy.
+ */
 export function indexFlags(maxFileSize: number): string[] {
   return [
     '--no-config',
@@ -104,7 +109,11 @@ export class SymbolIndex {
   built: Promise<void> = Promise.resolve();
   building = false;
 
-  constructor(private readonly deps: SymbolIndexDeps) {}
+  constructor(private readonly deps: SymbolIndexDeps) {
+    // Locate the ripgrep binary now, at start-up, rather than when the first build needs it (a
+    // missing binary is reported by that build).
+    ripgrepPath().catch(() => undefined);
+  }
 
   get fileCount(): number {
     return this.files.size;
@@ -145,63 +154,70 @@ export class SymbolIndex {
     let seenSymbols = 0;
     // Files no longer under a folder go at once; the others are replaced as the build reaches them.
     for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
-    let current: { abs: string; language: Language; extractor: FileExtractor; text: string[] } | undefined;
     // Columns in utf-8/utf-32 need the line text; utf-16 columns are what the extractor gives.
     const keepLines = this.deps.encoding() !== 'utf-16';
+    let abs = '';
+    let extractor: FileExtractor | undefined;
+    let lineTexts: string[] = [];
     let lines = 0;
     const finish = () => {
-      if (!current) return;
-      const c = current;
-      current = undefined;
-      const file = this.fileFrom(c.abs, c.extractor, (line) => c.text[line] ?? '');
-      seen.set(c.abs, file);
+      if (extractor === undefined) return;
+      const texts = lineTexts;
+      const file = this.fileFrom(abs, extractor, (line) => texts[line] ?? '');
+      extractor = undefined;
+      seen.set(abs, file);
       seenSymbols += file.count;
-      this.files.set(c.abs, file);
+      this.files.set(abs, file);
       // An open buffer is the truth for its file: the next query indexes its text instead.
-      const open = this.deps.documents.getByPath(c.abs);
+      const open = this.deps.documents.getByPath(abs);
       if (open) this.dirtyBuffers.add(open.uri);
     };
+    // One extractor per language, all made at the first file (ripgrep is started by then): a
+    // language first met halfway through the build would otherwise take a path the optimised code
+    // has not seen.
+    let extractors: Map<Language, FileExtractor> | undefined;
+    const reader = new HeadingReader({
+      file: (p) => {
+        finish();
+        // The name starts after the last separator (ripgrep prints the paths it was given joined
+        // with the platform's). A file type lets hidden files through; ripgrep would skip them otherwise.
+        const at = p.lastIndexOf(path.sep) + 1;
+        const language = p.charCodeAt(at) === 46 ? undefined : languageOf(p.slice(at));
+        if (language === undefined) return false;
+        abs = p;
+        extractors ??= new Map(LANGUAGES.map((l) => [l, new FileExtractor(l, true)]));
+        extractor = extractors.get(language)!;
+        extractor.reset();
+        if (keepLines) lineTexts = [];
+        return true;
+      },
+      line: (line, text) => {
+        const x = extractor!;
+        const before = x.count;
+        if (before < MAX_SYMBOLS_PER_FILE) {
+          x.addLine(line - 1, text);
+          if (keepLines && x.count > before) lineTexts[line - 1] = text;
+        }
+        lines++;
+      },
+    });
+    let reported = 0;
     try {
       const exit = await runRipgrep({
         args: [...indexFlags(this.deps.maxFileSize()), '-e', PREFILTER_REGEX, '--', ...folders],
         cwd: folders[0],
         signal,
-        onLine: (raw) => {
-          // `--heading --null`: a file starts with `PATH\0N:text`, its other lines are `N:text`, and
-          // an empty line ends it; the folders are absolute, so a path never starts with a digit.
-          let at = 0;
-          const first = raw.charCodeAt(0);
-          if (!(first >= 48 && first <= 57)) {
-            const nul = raw.indexOf('\0');
-            if (nul === -1) return 'continue';
-            finish();
-            const abs = raw.slice(0, nul);
-            const name = path.basename(abs);
-            // A file type lets hidden files through; ripgrep would skip them otherwise.
-            const language = name.startsWith('.') ? undefined : languageOf(name);
-            current = language ? { abs, language, extractor: new FileExtractor(language, true), text: [] } : undefined;
-            at = nul + 1;
+        onChunk: (chunk) => {
+          reader.push(chunk);
+          // Here rather than per line, which would make the hot line path rarely take a branch.
+          if (lines - reported >= 5000) {
+            reported = lines;
+            progress.report(`${seen.size} files, ${seenSymbols} symbols`);
           }
-          if (!current) return 'continue';
-          let line = 0;
-          let i = at;
-          for (; i < raw.length; i++) {
-            const c = raw.charCodeAt(i);
-            if (c === 58) break;
-            line = line * 10 + (c - 48);
-          }
-          line -= 1;
-          const text = raw.slice(i + 1);
-          const extractor = current.extractor;
-          const before = extractor.count;
-          if (before < MAX_SYMBOLS_PER_FILE) {
-            extractor.addLine(line, text);
-            if (keepLines && extractor.count > before) current.text[line] = text;
-          }
-          if (++lines % 5000 === 0) progress.report(`${seen.size} files, ${seenSymbols} symbols`);
           return 'continue';
         },
       });
+      if (!exit.cancelled) reader.end();
       finish();
       if (exit.cancelled || generation !== this.generation) return;
       // Files the build did not reach any more (deleted, now ignored) leave the index.
@@ -222,46 +238,22 @@ export class SymbolIndex {
   }
 
   private fileFrom(abs: string, found: FileExtractor, lineText: (line: number) => string, uri?: string): IndexedFile {
+    const count = Math.min(found.count, MAX_SYMBOLS_PER_FILE);
+    const foundNames = found.names;
+    // Copies, so that the names stop referring to ripgrep's output chunks (join returns a lone
+    // element as it is).
+    const names = count === 1 ? flat(foundNames[0]!) : foundNames.slice(0, count).join('');
+    let lowers = names.toLowerCase();
+    // Name by name when the whole string would differ: a few characters change length when
+    // lower-cased (İ) and Σ depends on the letter after it.
+    if (lowers.length !== names.length || names.includes('\u03a3')) lowers = lowerEach(foundNames, count);
+    const data = symbolData(found.data, foundNames, count, lowers);
     const encoding = this.deps.encoding();
+    if (encoding !== 'utf-16') convertColumns(data, count, lineText, encoding);
+    // A copy: the build's extractor is reused for the next file.
+    const containers = found.hasContainers ? found.containers.slice(0, count) : undefined;
     const folders = this.deps.folders();
     const first = folders[0] ?? path.dirname(abs);
-    const count = Math.min(found.count, MAX_SYMBOLS_PER_FILE);
-    const { names: foundNames, kinds: foundKinds, containers: foundContainers, positions } = found;
-    const nameParts = new Array<string>(count);
-    const lowerParts = new Array<string>(count);
-    const containers = new Array<string | undefined>(count);
-    const data = new Int32Array(count * FIELDS);
-    let offset = 0;
-    for (let i = 0; i < count; i++) {
-      const name = foundNames[i]!;
-      let lower = name.toLowerCase();
-      // A few characters change length when lower-cased (İ): keep the offsets shared.
-      if (lower.length !== name.length) lower = name.replace(/[A-Z]/g, (c) => c.toLowerCase());
-      nameParts[i] = name;
-      lowerParts[i] = lower;
-      containers[i] = foundContainers[i];
-      const at = i * FIELDS;
-      const line = positions[3 * i]!;
-      const start = positions[3 * i + 1]!;
-      const end = positions[3 * i + 2]!;
-      data[at + MASK] = charMask(lower);
-      data[at + KIND] = KIND_INDEX.get(foundKinds[i]!)!;
-      data[at + LINE] = line;
-      data[at + NAME_AT] = offset;
-      offset += name.length;
-      data[at + NAME_END] = offset;
-      if (encoding === 'utf-16') {
-        data[at + START] = start;
-        data[at + END] = end;
-      } else {
-        const text = lineText(line);
-        data[at + START] = columnIn(text, start, encoding);
-        data[at + END] = columnIn(text, end, encoding);
-      }
-    }
-    // join copies: the names stop referring to ripgrep's output chunks.
-    const names = nameParts.join('');
-    const lowers = lowerParts.join('');
     const rel = abs.startsWith(first) && abs[first.length] === path.sep ? abs.slice(first.length + 1) : path.relative(first, abs);
     return { rel: path.sep === '/' ? rel : rel.split(path.sep).join('/'), uri: uri ?? fileUri(abs), count, names, lowers, containers, data, order: 0 };
   }
@@ -450,7 +442,7 @@ export class SymbolIndex {
       }
     }
     return top.sorted().map(([file, i]) => {
-      const container = file.containers[i];
+      const container = file.containers?.[i];
       const at = i * FIELDS;
       return {
         name: file.names.slice(file.data[at + NAME_AT]!, file.data[at + NAME_END]!),
@@ -468,6 +460,48 @@ export class SymbolIndex {
 /** `file://` URI of a path, as pathToFileURL spells it; most paths need no escaping, and pathToFileURL is slow for thousands of files. */
 function fileUri(abs: string): string {
   return /^\/[A-Za-z0-9/._+-]*$/.test(abs) ? `file://${abs}` : pathToFileURL(abs).href;
+}
+
+/** The index's FIELDS numbers for the first `count` definitions of an extractor (UTF-16 columns). */
+function symbolData(defs: Int32Array, names: readonly string[], count: number, lowers: string): Int32Array {
+  const data = new Int32Array(count * FIELDS);
+  let offset = 0;
+  for (let i = 0, at = 0, d = 0; i < count; i++, at += FIELDS, d += DEF_FIELDS) {
+    const from = offset;
+    offset += names[i]!.length;
+    data[at + MASK] = charMask(lowers, from, offset);
+    data[at + KIND] = defs[d + 3]!;
+    data[at + LINE] = defs[d]!;
+    data[at + START] = defs[d + 1]!;
+    data[at + END] = defs[d + 2]!;
+    data[at + NAME_AT] = from;
+    data[at + NAME_END] = offset;
+  }
+  return data;
+}
+
+/** UTF-16 name columns to utf-8 or utf-32 ones. */
+function convertColumns(data: Int32Array, count: number, lineText: (line: number) => string, encoding: PositionEncoding): void {
+  for (let at = 0; at < count * FIELDS; at += FIELDS) {
+    const text = lineText(data[at + LINE]!);
+    data[at + START] = columnIn(text, data[at + START]!, encoding);
+    data[at + END] = columnIn(text, data[at + END]!, encoding);
+  }
+}
+
+/** Lower-cased names joined, each lower-cased on its own (ASCII only where that changes its length). */
+function lowerEach(names: readonly string[], count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i++) {
+    const lower = names[i]!.toLowerCase();
+    out += lower.length === names[i]!.length ? lower : names[i]!.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  }
+  return out;
+}
+
+/** A flat copy of a string (not a slice of a bigger one). */
+function flat(s: string): string {
+  return (' ' + s).slice(1);
 }
 
 function isInside(child: string, parent: string): boolean {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractSymbols, MAX_LINE_BYTES } from '../../server/core/symbols/extract.js';
+import { extractSymbols, FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
 import { INDEXED_EXTENSIONS, languageOf, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
 import { charMask, makeQuery, matchTier, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
 import type { SymbolKindName } from '../../server/core/symbols/types.js';
@@ -231,9 +231,27 @@ describe('definitions per language', () => {
     expect(syms.map((s) => emoji.split('\n')[s.line]!.slice(s.start, s.end))).toEqual(['x', 'café']);
   });
 
-  it('skips minified lines longer than MAX_LINE_BYTES (ripgrep gets the same --max-columns)', () => {
+  it('an extractor reused after reset() (the index build keeps one per language) finds what a fresh one finds', () => {
+    for (const name of Object.keys(EXPECTED)) {
+      const language = languageOf(name)!;
+      const reused = new FileExtractor(language);
+      // A bigger file first, so that stale entries lie beyond the next file's count, and open scopes.
+      scanText(reused, `${fixture(name)}\n${fixture(name)}`);
+      reused.reset();
+      const small = fixture(name).split('\n').slice(0, 12).join('\n');
+      expect(scanText(reused, small).symbols, name).toEqual(extractSymbols(language, small));
+      reused.reset();
+      expect(scanText(reused, fixture(name)).symbols, name).toEqual(extractSymbols(language, fixture(name)));
+    }
+  });
+
+  it('skips minified lines of MAX_LINE_BYTES or more (ripgrep gets the same --max-columns, which counts the line break)', () => {
     const long = `function big() { ${'x;'.repeat(MAX_LINE_BYTES)} }`;
     expect(describeSymbols('a.js', `${long}\nfunction small() {}\n`)).toEqual(['2 function small']);
+    const sized = (name: string, bytes: number) => `const ${name} = "${'é'.repeat((bytes - name.length - 12) >> 1)}${'x'.repeat((bytes - name.length - 12) & 1)}";`;
+    const text = [sized('a', MAX_LINE_BYTES - 1), sized('b', MAX_LINE_BYTES), sized('c', MAX_LINE_BYTES + 1)].join('\n');
+    expect(text.split('\n').map((l) => Buffer.byteLength(l))).toEqual([MAX_LINE_BYTES - 1, MAX_LINE_BYTES, MAX_LINE_BYTES + 1]);
+    expect(describeSymbols('a.js', text)).toEqual(['1 constant a']);
   });
 
   it('statement words are never names of shape-found members; keyword rules keep names like `new`', () => {

@@ -81,6 +81,17 @@ describe('symbol index build', () => {
     }
   });
 
+  it('skips the same long lines as the extractor (--max-columns counts the line break; multi-byte characters)', async () => {
+    const sized = (name: string, bytes: number) => `export const ${name} = "${'é'.repeat((bytes - name.length - 19) >> 1)}${'x'.repeat((bytes - name.length - 19) & 1)}";`;
+    const text = [998, 999, 1000, 1001].map((n, i) => sized(`v${i}`, n)).join('\n') + '\n';
+    expect(text.split('\n').slice(0, 4).map((l) => Buffer.byteLength(l))).toEqual([998, 999, 1000, 1001]);
+    const w = ws({ 'a.ts': text });
+    const { index } = indexFor(w);
+    await index.rebuild();
+    expect(await names(index, '')).toEqual(['v0@a.ts:1', 'v1@a.ts:2']);
+    expect(extractSymbols(languageOf('a.ts')!, text).map((s) => s.name)).toEqual(['v0', 'v1']);
+  });
+
   it('skips ignored (also without .git), hidden, binary and non-source files', async () => {
     const w = ws({
       '.gitignore': 'gen/\nskip.ts\n',

@@ -1,10 +1,10 @@
 // Turns lines of one file into definitions with the rules of core/symbols/languages.ts, tracking
 // enclosing scopes by indentation (a definition nests in the last scope-opening definition that
 // is less indented) for `containerName` and to tell methods from functions.
-import { PREFILTER_JS, type Language, type Rule } from './languages.js';
-import type { SymbolDef, SymbolKindName } from './types.js';
+import { PREFILTER_JS, type Language } from './languages.js';
+import { kindCode, SYMBOL_KINDS, type SymbolDef } from './types.js';
 
-/** Lines longer than this (in UTF-8 bytes) are skipped: minified code; ripgrep gets the same `--max-columns`. */
+/** Lines of this many UTF-8 bytes or more (with the line break, more than this) are skipped: minified code; ripgrep gets the same `--max-columns`. */
 export const MAX_LINE_BYTES = 1000;
 
 /** Words the broad shapes (`name(...)`, members) catch that are statements, not definitions. */
@@ -14,67 +14,85 @@ const NOT_NAMES = new Set([
   'nameof', 'unless', 'until', 'import', 'export', 'operator',
 ]);
 
-interface Scope {
-  indent: number;
-  name: string;
-  classLike: boolean;
-}
+/** Fields per symbol in FileExtractor.data: line, name start, name end (UTF-16 columns), kind (position in SYMBOL_KINDS). */
+export const DEF_FIELDS = 4;
+
+const METHOD = kindCode('method');
+const CONSTRUCTOR = kindCode('constructor');
 
 /**
  * Extraction state for one file; feed it the file's candidate lines in order. Definitions are kept
- * column-wise (no object per symbol on a 100,000-symbol build); `symbols` assembles them.
+ * column-wise (no object per symbol on a 100,000-symbol build); `symbols` assembles them. The
+ * index build reuses one extractor per language (`reset` between files), so these arrays grow once.
  */
 export class FileExtractor {
-  readonly names: string[] = [];
-  readonly kinds: SymbolKindName[] = [];
-  readonly containers: (string | undefined)[] = [];
-  /** line, start, end (UTF-16 columns of the name) for each symbol, in a row. */
-  readonly positions: number[] = [];
-  private readonly scopes: Scope[] = [];
-
-  get count(): number {
-    return this.names.length;
-  }
-
-  get symbols(): SymbolDef[] {
-    return this.names.map((name, i) => ({
-      name,
-      kind: this.kinds[i]!,
-      container: this.containers[i],
-      line: this.positions[3 * i]!,
-      start: this.positions[3 * i + 1]!,
-      end: this.positions[3 * i + 2]!,
-    }));
-  }
+  /** Definitions found: the first `count` entries of `names`, `containers` and (DEF_FIELDS each) `data`. */
+  count = 0;
+  // Arrays made with their final element kinds (strings, numbers) in every instance, so that the
+  // optimised build code never meets an array of another shape (which would undo the optimisation).
+  readonly names: string[] = new Array<string>(16).fill('');
+  readonly containers: (string | undefined)[] = new Array<string | undefined>(16).fill(undefined);
+  /** DEF_FIELDS numbers per symbol, in a row; replaced by a bigger array when full. */
+  data = new Int32Array(16 * DEF_FIELDS);
+  /** Whether any symbol has a container (most files have none). */
+  hasContainers = false;
+  // The open scopes, innermost last, as parallel arrays (no object per scope): indentation * 2 + 1
+  // when class-like, name (possibly a slice of a big chunk of ripgrep output), and its copy once
+  // used as a container.
+  private depth = 0;
+  private scopeKey = new Int32Array(16);
+  private readonly scopeName: string[] = new Array<string>(16).fill('');
+  private readonly scopeCopy: (string | undefined)[] = new Array<string | undefined>(16).fill(undefined);
+  private readonly matcher: Matcher;
 
   /**
    * `prefiltered`: the lines already passed the prefilter (they come from ripgrep); otherwise each
    * line is tested here, so ripgrep's build and in-process extraction see the same lines.
    */
-  private readonly matcher: Matcher;
-
   constructor(
-    private readonly language: Language,
+    language: Language,
     private readonly prefiltered = false,
   ) {
     this.matcher = matcherOf(language);
   }
 
+  /** Forgets the file's definitions and scopes, for the next file of the same language. */
+  reset(): void {
+    // The arrays keep their storage (setting `length` would release it). Names and scope names
+    // are slices of ripgrep's output: cleared, so that the chunks they come from can go.
+    this.names.fill('', 0, this.count);
+    this.scopeName.fill('');
+    this.count = 0;
+    this.hasContainers = false;
+    this.depth = 0;
+  }
+
+  get symbols(): SymbolDef[] {
+    return this.names.slice(0, this.count).map((name, i) => ({
+      name,
+      kind: SYMBOL_KINDS[this.data[DEF_FIELDS * i + 3]!]!,
+      container: this.containers[i],
+      line: this.data[DEF_FIELDS * i]!,
+      start: this.data[DEF_FIELDS * i + 1]!,
+      end: this.data[DEF_FIELDS * i + 2]!,
+    }));
+  }
+
   /** `line` is 0-based; `text` is the line without its terminator. */
   addLine(line: number, text: string): void {
-    if (text.length > MAX_LINE_BYTES / 3 && utf8Length(text) > MAX_LINE_BYTES) return;
+    // ripgrep already replaced such lines with a notice: `--max-columns` counts the line break too.
+    if (!this.prefiltered && text.length >= MAX_LINE_BYTES / 3 && utf8Length(text) >= MAX_LINE_BYTES) return;
     if (!this.prefiltered && !PREFILTER_JS.test(text)) return;
     // One regex with every rule as an alternative finds the first rule whose pattern fits; only
     // when that rule's other conditions refuse the line are the later rules tried one by one.
     const matcher = this.matcher;
     const m = matcher.combined.exec(text);
-    if (!m) return;
-    const rules = this.language.rules;
-    let i = 0;
-    while (i < rules.length && m[matcher.nameGroup[i]!] === undefined && m[matcher.ownerGroup[i]!] === undefined) i++;
-    if (i < rules.length && this.apply(rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length, line, text)) return;
-    for (i++; i < rules.length; i++) {
-      const rule = rules[i]!;
+    if (m === null) return;
+    let i = matcher.ruleAt[m.indexOf('', 1)]!;
+    if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length, line, text)) return;
+    const n = matcher.rules.length;
+    for (i++; i < n; i++) {
+      const rule = matcher.rules[i]!;
       if (!hasHint(text, rule.hint)) continue;
       const r = rule.re.exec(text);
       if (!r?.groups) continue;
@@ -83,37 +101,65 @@ export class FileExtractor {
   }
 
   /** `end`: where the match ended, which is where the name (or owner) ends. */
-  private apply(rule: Rule, name: string | undefined, owner: string | undefined, end: number, line: number, text: string): boolean {
+  private apply(rule: CompiledRule, name: string | undefined, owner: string | undefined, end: number, line: number, text: string): boolean {
     const indent = indentOf(text);
     if (rule.topLevel && indent !== 0) return false;
     // Scopes end where a definition at the same or a smaller indentation starts.
-    let top = this.scopes.length;
-    while (top > 0 && this.scopes[top - 1]!.indent >= indent) top--;
-    const enclosing = top > 0 ? this.scopes[top - 1] : undefined;
-    if (rule.member && !enclosing?.classLike) return false;
+    const scopeKey = this.scopeKey;
+    let top = this.depth;
+    while (top > 0 && scopeKey[top - 1]! >> 1 >= indent) top--;
+    const inClass = top > 0 && (scopeKey[top - 1]! & 1) === 1;
+    if (rule.member && !inClass) return false;
     if (rule.scopeOnly) {
       if (owner === undefined) return false;
-      this.scopes.length = top;
-      this.scopes.push({ indent, name: flat(owner), classLike: true });
+      this.open(top, indent, owner, true);
       return true;
     }
     if (name === undefined || (rule.shape && NOT_NAMES.has(name))) return false;
-    let kind: SymbolKindName = rule.kind;
-    if (owner !== undefined && rule.withOwner) kind = rule.withOwner;
-    else if (enclosing?.classLike && rule.inClass) kind = rule.inClass;
-    if ((rule.ctorByName && name === (owner ?? enclosing?.name)) || (kind === 'method' && name === 'constructor')) kind = 'constructor';
-    this.scopes.length = top;
+    // What follows runs the same operations for every definition, whatever the language: one that
+    // only some languages reach (an owner, a constructor by name), met for the first time late in
+    // an index build, would make V8 throw away the optimised code. Hence comparisons that run
+    // before the `&&` that would skip them, and one call site of flat for owners and scopes.
+    let kind = rule.kindCode;
+    if (rule.withOwnerCode >= 0 && owner !== undefined) kind = rule.withOwnerCode;
+    else if (rule.inClassCode >= 0 && inClass) kind = rule.inClassCode;
+    const enclosingName = top > 0 ? this.scopeName[top - 1] : undefined;
+    const ctorName = rule.ctorByName ? (owner ?? enclosingName) : undefined;
+    if (name === ctorName || (kind === METHOD && name === 'constructor')) kind = CONSTRUCTOR;
+    // Containers are copies, not slices of the line (which is a slice of a chunk of ripgrep output
+    // that would otherwise stay alive with them); a scope's copy is made once, when first used.
+    let container = owner === undefined && top > 0 ? this.scopeCopy[top - 1] : undefined;
+    if (container === undefined) {
+      const source = owner ?? (top > 0 ? this.scopeName[top - 1] : undefined);
+      if (source !== undefined) {
+        container = flat(source);
+        if (owner === undefined) this.scopeCopy[top - 1] = container;
+      }
+    }
+    if (container !== undefined) this.hasContainers = true;
+    const n = this.count++;
+    this.names[n] = name;
+    this.containers[n] = container;
+    const at = n * DEF_FIELDS;
+    if (at + DEF_FIELDS > this.data.length) this.data = grown(this.data);
+    const data = this.data;
     // Rules end their match at the name (core/symbols/languages.ts, re()).
-    const start = end - name.length;
-    const container = owner === undefined ? enclosing?.name : flat(owner);
-    this.names.push(name);
-    this.kinds.push(kind);
-    this.containers.push(container);
-    this.positions.push(line, start, start + name.length);
-    // Scope names become containers of later symbols: copies, not slices of the line (which is a
-    // slice of a 64 KiB chunk of ripgrep output that would otherwise stay alive with them).
-    if (rule.scope) this.scopes.push({ indent, name: flat(name), classLike: rule.scope === 'class' });
+    data[at] = line;
+    data[at + 1] = end - name.length;
+    data[at + 2] = end;
+    data[at + 3] = kind;
+    if (rule.scope !== 0) this.open(top, indent, name, rule.scope === 2);
+    else this.depth = top;
     return true;
+  }
+
+  /** Closes the scopes above `top` and opens one there. */
+  private open(top: number, indent: number, name: string, classLike: boolean): void {
+    if (top === this.scopeKey.length) this.scopeKey = grown(this.scopeKey);
+    this.scopeKey[top] = indent * 2 + (classLike ? 1 : 0);
+    this.scopeName[top] = name;
+    this.scopeCopy[top] = undefined;
+    this.depth = top + 1;
   }
 }
 
@@ -138,11 +184,32 @@ export function scanText(extractor: FileExtractor, text: string): FileExtractor 
   return extractor;
 }
 
+/** A rule in one shape for every rule (the hot path stays monomorphic): kinds as positions in SYMBOL_KINDS (-1: none), scope 0 none, 1 block, 2 class. */
+interface CompiledRule {
+  re: RegExp;
+  hint: readonly string[];
+  kindCode: number;
+  inClassCode: number;
+  withOwnerCode: number;
+  scope: number;
+  scopeOnly: boolean;
+  member: boolean;
+  topLevel: boolean;
+  ctorByName: boolean;
+  shape: boolean;
+}
+
 interface Matcher {
+  rules: readonly CompiledRule[];
   combined: RegExp;
   /** Per rule: the capture group numbers of its `name` and `owner` in `combined` (a never-set group when it has none). */
   nameGroup: Int32Array;
   ownerGroup: Int32Array;
+  /**
+   * Rule index by capture group number, for the empty group each alternative starts with: the
+   * first group that captured '' is the matched alternative's (the ones before it did not take part).
+   */
+  ruleAt: Int32Array;
 }
 
 const matchers = new Map<Language, Matcher>();
@@ -155,7 +222,9 @@ function matcherOf(language: Language): Matcher {
   const nameGroup = new Int32Array(language.rules.length);
   const ownerGroup = new Int32Array(language.rules.length);
   let groups = 0;
+  const markers: number[] = [];
   language.rules.forEach((rule, i) => {
+    markers.push(++groups);
     let out = '';
     const src = rule.re.source;
     for (let j = 0; j < src.length; j++) {
@@ -181,7 +250,7 @@ function matcherOf(language: Language): Matcher {
         out += c;
       }
     }
-    parts.push(`(?:${out})`);
+    parts.push(`()(?:${out})`);
   });
   // Group 0 (the whole match) is never undefined: point rules without an owner at a group that
   // never takes part instead, the last one, added empty and unreachable.
@@ -190,9 +259,31 @@ function matcherOf(language: Language): Matcher {
     if (nameGroup[i] === 0) nameGroup[i] = never;
     if (ownerGroup[i] === 0) ownerGroup[i] = never;
   }
-  m = { combined: new RegExp(`${parts.join('|')}|(?!)()`), nameGroup, ownerGroup };
+  const rules = language.rules.map((r): CompiledRule => ({
+    re: r.re,
+    hint: r.hint,
+    kindCode: kindCode(r.kind),
+    inClassCode: r.inClass ? kindCode(r.inClass) : -1,
+    withOwnerCode: r.withOwner ? kindCode(r.withOwner) : -1,
+    scope: r.scope === 'class' ? 2 : r.scope === 'block' ? 1 : 0,
+    scopeOnly: r.scopeOnly === true,
+    member: r.member === true,
+    topLevel: r.topLevel === true,
+    ctorByName: r.ctorByName === true,
+    shape: r.shape === true,
+  }));
+  const ruleAt = new Int32Array(groups + 1).fill(-1);
+  markers.forEach((g, i) => (ruleAt[g] = i));
+  m = { rules, combined: new RegExp(`${parts.join('|')}|(?!)()`), nameGroup, ownerGroup, ruleAt };
   matchers.set(language, m);
   return m;
+}
+
+/** A copy of twice the length. */
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 function flat(s: string): string {
@@ -204,13 +295,13 @@ function hasHint(text: string, hint: readonly string[]): boolean {
   return false;
 }
 
+/** Spaces count 1, tabs 4 (one addition for both: a tab first met in optimised code would undo it). */
 function indentOf(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 32) n += 1;
-    else if (c === 9) n += 4;
-    else break;
+    if (c !== 32 && c !== 9) break;
+    n += c === 9 ? 4 : 1;
   }
   return n;
 }

@@ -17,6 +17,14 @@ export type SymbolKindName =
   | 'object'
   | 'typeParameter';
 
+/** Every kind, in a fixed order: the index and the extractor store a kind as its position here. */
+export const SYMBOL_KINDS: readonly SymbolKindName[] = ['module', 'namespace', 'class', 'method', 'property', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'struct', 'object', 'typeParameter'];
+
+/** The position of a kind in SYMBOL_KINDS. */
+export function kindCode(kind: SymbolKindName): number {
+  return SYMBOL_KINDS.indexOf(kind);
+}
+
 /** A definition on one line; columns are UTF-16 offsets on that line. */
 export interface SymbolDef {
   name: string;
