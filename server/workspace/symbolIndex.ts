@@ -97,6 +97,9 @@ const MAX_SYMBOLS_PER_FILE = 5000;
 /** Symbols scanned between two yields to the event loop during a query. */
 const QUERY_SLICE = 40_000;
 
+/** How long a query waits for the first build when nothing is indexed yet. */
+const FIRST_QUERY_WAIT_MS = 1000;
+
 export class SymbolIndex {
   private files = new Map<string, IndexedFile>();
   private build: AbortController | undefined;
@@ -415,6 +418,12 @@ export class SymbolIndex {
 
   /** Ranked hits for a workspace/symbol query; 'cancelled' when the signal fires. */
   async query(raw: string, limit: number, signal: AbortSignal): Promise<SymbolHit[] | 'cancelled'> {
+    // A query that arrives before the first build indexed anything (an agent asking right after
+    // `initialized`) waits for the build, at most a second, rather than answering an empty list;
+    // once files are indexed, queries answer from what is there (Helix re-queries per keystroke).
+    if (this.building && this.files.size === 0) {
+      await Promise.race([this.built.catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, FIRST_QUERY_WAIT_MS))]);
+    }
     this.refreshBuffers();
     if (this.pending.size > 0) await Promise.all([...this.pending]);
     if (signal.aborted) return 'cancelled';

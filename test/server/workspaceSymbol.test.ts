@@ -86,6 +86,14 @@ describe('workspace/symbol', () => {
     });
   }
 
+  it('a query sent right after initialized waits for the first build instead of answering []', async () => {
+    const ws = setup({ 'src/deep/a.ts': 'export function fooBarBaz(): void {}\r\n', 'b.py': 'def fooBarQux():\n    pass\n' });
+    const client = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE });
+    cleanups.push(() => client.shutdown());
+    const hits = (await client.conn.sendRequest('workspace/symbol', { query: 'fooBar' })) as SymbolInformation[];
+    expect(hits.map((h) => h.name).sort()).toEqual(['fooBarBaz', 'fooBarQux']);
+  });
+
   it('caps results at maxSymbols', async () => {
     const ws = setup({ 'a.go': Array.from({ length: 50 }, (_, i) => `func Handler${i}() {}`).join('\n') + '\n' });
     const client = await startIndexed(ws, { initializationOptions: { maxSymbols: 7 } });
