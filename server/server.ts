@@ -3,6 +3,7 @@
 import {
   DidChangeConfigurationNotification,
   ErrorCodes,
+  LogMessageNotification,
   ExecuteCommandRequest,
   CodeActionRequest,
   MessageType,
@@ -61,7 +62,10 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   let folders: string[] = [];
   const documents = new OpenDocuments(() => encoding);
   const mutex = new KeyedMutex();
-  const log = (message: string) => connection.console.log(message);
+  // Logs go to the client as window/logMessage (never stdout, which carries the protocol).
+  const logAs = (type: MessageType, message: string) => void connection.sendNotification(LogMessageNotification.type, { type, message });
+  const log = (message: string) => logAs(MessageType.Log, message);
+  const warn = (message: string) => logAs(MessageType.Warning, message);
   const previews = new Previews({ encoding: () => encoding, publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }), log });
   documents.store.onDidChangeContent((e) => previews.documentChanged(e.document.uri, e.document.getText()));
   const progress = new ProgressReporter({
@@ -78,7 +82,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
 
   const applySettings = (raw: unknown, base: Settings) => {
     const merged = mergeSettings(base, raw);
-    for (const w of merged.warnings) connection.console.warn(w);
+    for (const w of merged.warnings) warn(w);
     settings = merged.settings;
   };
 
@@ -118,7 +122,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       const base = mergeSettings({ ...SETTINGS_DEFAULTS }, initOptions).settings;
       applySettings(section, base);
     } catch (error) {
-      connection.console.warn(`workspace/configuration failed: ${error instanceof Error ? error.message : String(error)}; settings kept`);
+      warn(`workspace/configuration failed: ${error instanceof Error ? error.message : String(error)}; settings kept`);
     }
   };
 
