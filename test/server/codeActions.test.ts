@@ -1,26 +1,11 @@
 // The no-input code actions over stdio: which are offered (trailing whitespace in the selection or
 // the file, mixed line endings only when mixed), the `only` kind filter, and running them through
 // their commands on open buffers and closed files, with CRLF, BOM, tabs and astral text intact.
-import { afterEach, describe, expect, it } from 'vitest';
-import { CAPS_HELIX, CAPS_NEOVIM_07, CAPS_VSCODE, TestClient, type ClientOptions } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { describe, expect, it } from 'vitest';
+import { CAPS_HELIX, CAPS_NEOVIM_07, CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
+import { serverFixture } from '../helpers/serverFixture.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(files: Record<string, string | Buffer>) {
-  const ws = tempWorkspace(files);
-  cleanups.push(() => ws.cleanup());
-  return ws;
-}
-
-async function start(ws: TempWorkspace, options: Partial<ClientOptions> = {}) {
-  const client = await TestClient.start({ root: ws.root, ...options });
-  cleanups.push(() => client.shutdown());
-  return client;
-}
+const { cleanups, setup, start } = serverFixture();
 
 type Action = { title: string; kind: string; command: { command: string; arguments: any[] } };
 

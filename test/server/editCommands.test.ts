@@ -1,6 +1,6 @@
 // editls.edit / strReplace / proposeStrReplace through the real server over stdio: open buffers,
 // closed files on disk, previews, refusals and stale versions, in several clients' shapes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CAPS_EGLOT_19,
   CAPS_HELIX,
@@ -8,27 +8,11 @@ import {
   CAPS_NEOVIM_07,
   CAPS_PLAIN_CHANGES,
   CAPS_VSCODE,
-  TestClient,
   type ClientOptions,
 } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { serverFixture } from '../helpers/serverFixture.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(files: Record<string, string | Buffer>, options: Partial<ClientOptions> = {}) {
-  const ws = tempWorkspace(files);
-  cleanups.push(() => ws.cleanup());
-  return ws;
-}
-
-async function start(ws: TempWorkspace, options: Partial<ClientOptions> = {}) {
-  const client = await TestClient.start({ root: ws.root, ...options });
-  cleanups.push(() => client.shutdown());
-  return client;
-}
+const { cleanups, setup, start } = serverFixture();
 
 const UNICODE_LINE = 'xé😀 target here';
 

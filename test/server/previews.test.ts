@@ -1,27 +1,12 @@
 // Previews over stdio: every preview gets a previewId and hint diagnostics on the ranges it would
 // change (in the negotiated encoding), code actions apply or discard it, editls.applyPreview re-checks
 // the text (stale otherwise), and a preview ends when applied, discarded or its document changes.
-import { afterEach, describe, expect, it } from 'vitest';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_NEOVIM_07, CAPS_VSCODE, TestClient, toPosition, type ClientOptions } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { describe, expect, it } from 'vitest';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_NEOVIM_07, CAPS_VSCODE, TestClient, toPosition } from '../helpers/lspClient.js';
+import { serverFixture } from '../helpers/serverFixture.js';
 import { summaryLine } from '../../server/commands/fileEdit.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(files: Record<string, string | Buffer>) {
-  const ws = tempWorkspace(files);
-  cleanups.push(() => ws.cleanup());
-  return ws;
-}
-
-async function start(ws: TempWorkspace, options: Partial<ClientOptions> = {}) {
-  const client = await TestClient.start({ root: ws.root, ...options });
-  cleanups.push(() => client.shutdown());
-  return client;
-}
+const { cleanups, setup, start } = serverFixture();
 
 async function codeActions(client: TestClient, rel: string, range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, only?: string[]) {
   return (await client.conn.sendRequest('textDocument/codeAction', {

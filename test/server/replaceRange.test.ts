@@ -1,27 +1,12 @@
 // editls.replaceRange through the real server over stdio: closed files byte-exact (BOM, CRLF), open
 // buffers where columns stay UTF-16 whatever the session's encoding, previews, stale, identical
 // replacements, diff options, range errors and argument coercion.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient, type ClientOptions } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE } from '../helpers/lspClient.js';
+import { serverFixture } from '../helpers/serverFixture.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(files: Record<string, string | Buffer>): TempWorkspace {
-  const ws = tempWorkspace(files);
-  cleanups.push(() => ws.cleanup());
-  return ws;
-}
-
-async function start(ws: TempWorkspace, options: Partial<ClientOptions> = {}): Promise<TestClient> {
-  const client = await TestClient.start({ root: ws.root, ...options });
-  cleanups.push(() => client.shutdown());
-  return client;
-}
+const { cleanups, setup, start } = serverFixture();
 
 const RR = 'editls.replaceRange';
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);

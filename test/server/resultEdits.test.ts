@@ -2,26 +2,11 @@
 // has `editOmitted` instead (the disk text is still exact), while previews and edits applied through
 // the editor always carry the full WorkspaceEdit — for every edit command (edit, strReplace,
 // searchAndReplace, applyPreview), on BOM + CRLF + mixed-ending text with emoji and no final newline.
-import { afterEach, describe, expect, it } from 'vitest';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient, toOffset, type ClientOptions, type Encoding } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { describe, expect, it } from 'vitest';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient, toOffset, type Encoding } from '../helpers/lspClient.js';
+import { serverFixture } from '../helpers/serverFixture.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(files: Record<string, string | Buffer>): TempWorkspace {
-  const ws = tempWorkspace(files);
-  cleanups.push(() => ws.cleanup());
-  return ws;
-}
-
-async function start(ws: TempWorkspace, options: Partial<ClientOptions> = {}): Promise<TestClient> {
-  const client = await TestClient.start({ root: ws.root, ...options });
-  cleanups.push(() => client.shutdown());
-  return client;
-}
+const { cleanups, setup, start } = serverFixture();
 
 const BOM = '\uFEFF';
 const MATCHES = 2000;

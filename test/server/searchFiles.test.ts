@@ -2,27 +2,13 @@
 // with ranges checked in each client's position encoding (converted back by the test client on
 // its own), ignore rules and globs, dirty buffers, the cap and its notice, line cuts, errors,
 // $/progress on the request's workDoneToken, and cancellation ($/cancelRequest, progress cancel).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_NEOVIM_07, CAPS_VSCODE, TestClient, toOffset, type ClientOptions } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_NEOVIM_07, CAPS_VSCODE, toOffset } from '../helpers/lspClient.js';
+import type { TempWorkspace } from '../helpers/tempWorkspace.js';
+import { serverFixture } from '../helpers/serverFixture.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(files: Record<string, string | Buffer>) {
-  const ws = tempWorkspace(files);
-  cleanups.push(() => ws.cleanup());
-  return ws;
-}
-
-async function start(ws: TempWorkspace, options: Partial<ClientOptions> = {}) {
-  const client = await TestClient.start({ root: ws.root, ...options });
-  cleanups.push(() => client.shutdown());
-  return client;
-}
+const { cleanups, setup, start } = serverFixture();
 
 interface Match {
   path: string;

@@ -2,22 +2,14 @@
 // SymbolInformation[] with full ranges in each client's encoding, ranking and the maxSymbols cap,
 // the file watcher registration, updates after didSave, watched-file events and buffer edits, and
 // $/cancelRequest.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { CancellationTokenSource, type ClientCapabilities } from 'vscode-languageserver/node';
 import { CAPS_HELIX, CAPS_NEOVIM_07, CAPS_VSCODE, TestClient, toOffset, type ClientOptions } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import type { TempWorkspace } from '../helpers/tempWorkspace.js';
+import { serverFixture } from '../helpers/serverFixture.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function setup(files: Record<string, string | Buffer>) {
-  const ws = tempWorkspace(files);
-  cleanups.push(() => ws.cleanup());
-  return ws;
-}
+const { cleanups, setup } = serverFixture();
 
 /** Starts a client and waits until the first index build has ended (its $/progress `end`). */
 async function startIndexed(ws: TempWorkspace, options: Partial<ClientOptions> = {}) {
