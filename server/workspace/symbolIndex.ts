@@ -157,6 +157,10 @@ export class SymbolIndex {
     let seenSymbols = 0;
     // Files no longer under a folder go at once; the others are replaced as the build reaches them.
     for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
+    // One folder is searched as `.` from inside it, and its paths come back as `./…`: ripgrep
+    // resolves every path it prints one component at a time (a readlink each), so shorter paths
+    // are cheaper. Several folders are passed as they are.
+    const single = folders.length === 1 ? folders[0] : undefined;
     // Columns in utf-8/utf-32 need the line text; utf-16 columns are what the extractor gives.
     const keepLines = this.deps.encoding() !== 'utf-16';
     let abs = '';
@@ -187,7 +191,7 @@ export class SymbolIndex {
         const at = p.lastIndexOf(path.sep) + 1;
         const language = p.charCodeAt(at) === 46 ? undefined : languageOf(p.slice(at));
         if (language === undefined) return false;
-        abs = p;
+        abs = single === undefined ? p : single + p.slice(1);
         extractors ??= new Map(LANGUAGES.map((l) => [l, new FileExtractor(l, true)]));
         extractor = extractors.get(language)!;
         extractor.reset();
@@ -207,7 +211,7 @@ export class SymbolIndex {
     let reported = 0;
     try {
       const exit = await runRipgrep({
-        args: [...indexFlags(this.deps.maxFileSize()), '-e', PREFILTER_REGEX, '--', ...folders],
+        args: [...indexFlags(this.deps.maxFileSize()), '-e', PREFILTER_REGEX, '--', ...(single === undefined ? folders : ['.'])],
         cwd: folders[0],
         signal,
         onChunk: (chunk) => {

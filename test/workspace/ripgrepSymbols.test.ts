@@ -24,11 +24,11 @@ function ws(files: Record<string, string | Buffer>): TempWorkspace {
   return w;
 }
 
-function indexFor(w: TempWorkspace, encoding: PositionEncoding = 'utf-16') {
+function indexFor(w: TempWorkspace, encoding: PositionEncoding = 'utf-16', more: readonly TempWorkspace[] = []) {
   const open = new Map<string, OpenDocument>();
   const progress: string[] = [];
   const index = new SymbolIndex({
-    folders: () => [w.root],
+    folders: () => [w.root, ...more.map((m) => m.root)],
     encoding: () => encoding,
     documents: {
       get: (uri) => open.get(uri),
@@ -79,6 +79,28 @@ describe('symbol index build', () => {
       const want = extractSymbols(languageOf(rel)!, text).map((s) => `${s.line}:${s.start}-${s.end} ${s.kind} ${s.name} ${s.container ?? ''}`).sort();
       expect(got, rel).toEqual(want);
     }
+  });
+
+  it('one folder is searched from inside it (ripgrep prints ./ paths), several by their absolute paths: same files, same URIs', async () => {
+    const a = ws({ 'src/one.ts': 'export function one() {}\n', 'deep/er/two.py': 'def two():\n    pass\n' });
+    const b = ws({ 'lib/three.go': 'package x\n\nfunc Three() {}\n', '.hidden/no.ts': 'function no() {}\n' });
+    const single = indexFor(a);
+    await single.index.rebuild();
+    expect(await names(single.index, '')).toEqual(['two@two.py:1', 'one@one.ts:1']);
+    const hits = await single.index.query('', 10, signal);
+    if (hits === 'cancelled') throw new Error('cancelled');
+    expect(hits.map((h) => h.uri).sort()).toEqual([pathToFileURL(path.join(a.root, 'deep/er/two.py')).href, pathToFileURL(path.join(a.root, 'src/one.ts')).href]);
+    const both = indexFor(a, 'utf-16', [b]);
+    await both.index.rebuild();
+    const all = await both.index.query('', 10, signal);
+    if (all === 'cancelled') throw new Error('cancelled');
+    expect(all.map((h) => `${h.name} ${h.uri}`).sort()).toEqual(
+      [
+        `Three ${pathToFileURL(path.join(b.root, 'lib/three.go')).href}`,
+        `one ${pathToFileURL(path.join(a.root, 'src/one.ts')).href}`,
+        `two ${pathToFileURL(path.join(a.root, 'deep/er/two.py')).href}`,
+      ].sort(),
+    );
   });
 
   it('skips the same long lines as the extractor (--max-columns counts the line break; multi-byte characters)', async () => {

@@ -88,7 +88,11 @@ export class FileExtractor {
     const matcher = this.matcher;
     const m = matcher.combined.exec(text);
     if (m === null) return;
-    let i = matcher.ruleAt[m.indexOf('', 1)]!;
+    // The matched alternative is the rule owning the first group that took part (every rule has
+    // a name or an owner group that does).
+    let g = 1;
+    while (m[g] === undefined) g++;
+    let i = matcher.ruleAt[g]!;
     if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length, line, text)) return;
     const n = matcher.rules.length;
     for (i++; i < n; i++) {
@@ -206,8 +210,8 @@ interface Matcher {
   nameGroup: Int32Array;
   ownerGroup: Int32Array;
   /**
-   * Rule index by capture group number, for the empty group each alternative starts with: the
-   * first group that captured '' is the matched alternative's (the ones before it did not take part).
+   * Rule index by capture group number: the first group that took part belongs to the matched
+   * alternative (the groups of the alternatives before it did not take part).
    */
   ruleAt: Int32Array;
 }
@@ -222,11 +226,16 @@ function matcherOf(language: Language): Matcher {
   const nameGroup = new Int32Array(language.rules.length);
   const ownerGroup = new Int32Array(language.rules.length);
   let groups = 0;
-  const markers: number[] = [];
+  /** The rule of each capture group. */
+  const groupRule: number[] = [-1];
   language.rules.forEach((rule, i) => {
-    markers.push(++groups);
     let out = '';
-    const src = rule.re.source;
+    // The indentation is matched once, before the alternatives, so that each alternative starts
+    // with its keyword or name and irregexp can reject it from its first characters. A rule that
+    // wants no indentation (`^`) or some (`^[ \t]+`) checks the character before it instead.
+    const [lead, rest] = leading(rule.re.source);
+    const src = rest;
+    out += lead === 'none' ? '(?<![ \\t])' : lead === 'some' ? '(?<=[ \\t])' : '';
     for (let j = 0; j < src.length; j++) {
       const c = src[j]!;
       if (c === '\\') {
@@ -239,18 +248,21 @@ function matcherOf(language: Language): Matcher {
         j = k;
       } else if (c === '(' && src.startsWith('(?<name>', j)) {
         nameGroup[i] = ++groups;
+        groupRule[groups] = i;
         out += '(';
         j += '(?<name>'.length - 1;
       } else if (c === '(' && src.startsWith('(?<owner>', j)) {
         ownerGroup[i] = ++groups;
+        groupRule[groups] = i;
         out += '(';
         j += '(?<owner>'.length - 1;
       } else {
-        if (c === '(' && src[j + 1] !== '?') groups++;
+        if (c === '(' && src[j + 1] !== '?') groupRule[++groups] = i;
         out += c;
       }
     }
-    parts.push(`()(?:${out})`);
+    if (nameGroup[i] === 0 && ownerGroup[i] === 0) throw new Error(`a definition rule needs a name or an owner group: ${rule.re.source}`);
+    parts.push(out);
   });
   // Group 0 (the whole match) is never undefined: point rules without an owner at a group that
   // never takes part instead, the last one, added empty and unreachable.
@@ -272,11 +284,20 @@ function matcherOf(language: Language): Matcher {
     ctorByName: r.ctorByName === true,
     shape: r.shape === true,
   }));
-  const ruleAt = new Int32Array(groups + 1).fill(-1);
-  markers.forEach((g, i) => (ruleAt[g] = i));
-  m = { rules, combined: new RegExp(`${parts.join('|')}|(?!)()`), nameGroup, ownerGroup, ruleAt };
+  const ruleAt = Int32Array.from(groupRule);
+  // `(?![ \t])` after the indentation: giving back a blank cannot help an alternative (none starts
+  // with one), so a line that fits no rule fails at once instead of once per shorter indentation.
+  m = { rules, combined: new RegExp(`^[ \\t]*(?![ \\t])(?:${parts.join('|')}|(?!)())`), nameGroup, ownerGroup, ruleAt };
   matchers.set(language, m);
   return m;
+}
+
+/** How a rule's source starts (any indentation, none, or some) and the rest of it. */
+function leading(source: string): ['any' | 'none' | 'some', string] {
+  if (source.startsWith('^[ \\t]*')) return ['any', source.slice('^[ \\t]*'.length)];
+  if (source.startsWith('^[ \\t]+')) return ['some', source.slice('^[ \\t]+'.length)];
+  if (source.startsWith('^')) return ['none', source.slice(1)];
+  throw new Error(`a definition rule must start at the line start: ${source}`);
 }
 
 /** A copy of twice the length. */

@@ -46,12 +46,35 @@ const JSID = `[A-Za-z_$${WORD}][\\w$${WORD}]*`;
  * name.length`: no per-match index arrays (the `d` flag) to allocate on a large build.
  */
 function re(source: string): RegExp {
-  const full = source.replaceAll('{ID}', ID).replaceAll('{JSID}', JSID);
+  const full = blanks(source.replaceAll('{ID}', ID).replaceAll('{JSID}', JSID));
   const at = full.includes('(?<name>') ? full.indexOf('(?<name>') : full.indexOf('(?<owner>');
   if (at < 0) return new RegExp(full);
   const end = groupEnd(full, at);
   const tail = full.slice(end + 1);
   return new RegExp(tail === '' ? full : `${full.slice(0, end + 1)}(?=${tail})`);
+}
+
+/**
+ * `\s` becomes `[ \t]` (inside a class, ` \t`): blanks in a definition are spaces and tabs, as in
+ * the ripgrep prefilter, which cannot see a form feed, a vertical tab or a Unicode space the way
+ * JavaScript's `\s` does.
+ */
+function blanks(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      out += next === 's' ? (inClass ? ' \\t' : '[ \\t]') : c + next;
+      i++;
+    } else {
+      if (c === '[') inClass = true;
+      else if (c === ']') inClass = false;
+      out += c;
+    }
+  }
+  return out;
 }
 
 /** Index of the `)` closing the group that opens at `open` (escapes and character classes skipped). */
@@ -78,7 +101,7 @@ const typescript: Language = {
   id: 'typescript',
   extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
   rules: [
-    { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*(?<name>{JSID})`), hint: ['function'], kind: 'function', scope: 'block' },
+    { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function(?:\s*\*\s*|\s+)(?<name>{JSID})`), hint: ['function'], kind: 'function', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+(?<name>{JSID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?interface\s+(?<name>{JSID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?type\s+(?<name>{JSID})\s*(?:<.*>)?\s*=`), hint: ['type'], kind: 'typeParameter' },
@@ -305,15 +328,58 @@ export const INDEXED_EXTENSIONS: readonly string[] = [...byExtension.keys()];
 
 /**
  * The lines a definition can start on, as one regex in the dialect ripgrep and JavaScript share
- * (ASCII classes, `[ \t]` for blanks). The index build hands it to ripgrep (one pass over the
- * workspace), and in-process extraction applies the same test first, so both see the same lines.
- * A union of: a definition keyword or modifier at the line start; `#define`; an upper-case
- * constant; a top-level binding; typed constants; `name(...) {` (methods); `type name(...) {`
- * and, at column 0, `type name(...)` or `,` (C-family functions); `Class::name(`; one-line bodies;
- * arrow-function fields; shell functions; Lua function values; PHP `define(`.
+ * (ASCII classes, `[ \t]` for blanks, `[^\x00-\x7f]` for any non-ASCII character). The index
+ * build hands it to ripgrep (one pass over the workspace), and in-process extraction applies the
+ * same test first, so both see the same lines. A union of: a definition keyword or modifier at
+ * the line start (not followed by `{` or `*`: `export { a }` defines nothing); `#define`; an
+ * upper-case constant; a top-level binding; typed constants; `name(...) {` (methods);
+ * `type name(...) {` and, at column 0, `type name(...)` or `,` (C-family functions);
+ * `Class::name(`; one-line bodies; arrow-function fields; TypeScript/JavaScript class members in
+ * every shape the member rule takes; shell functions; Lua function values; PHP `define(`.
+ * It accepts every line the rules do (tested on the fixtures and on real TypeScript/JavaScript),
+ * except that it narrows the broad shape rules of C/C++, Java and C# (a header must end its line
+ * with `{`, or start at column 0), which would otherwise take prose and initialiser lists.
  */
+/** Characters of an identifier (ASCII word characters, `$`, any non-ASCII character) in both dialects; in ripgrep's ASCII mode `[^\x00-\x7f]` is any byte of a non-ASCII character. */
+const PF_ID_REST = String.raw`(?:[\w$]|[^\x00-\x7f])`;
+
+/**
+ * An identifier that is none of `words`, as a regex without lookahead (ripgrep has none): at each
+ * step of the words' trie it may stop (when no word ends there), take a character no word has at
+ * that point and go on freely, or follow the trie.
+ */
+export function identifierExcept(words: readonly string[]): string {
+  interface Node { end: boolean; next: Map<string, Node> }
+  const root: Node = { end: false, next: new Map() };
+  for (const w of words) {
+    let n = root;
+    for (const c of w) {
+      let k = n.next.get(c);
+      if (!k) n.next.set(c, (k = { end: false, next: new Map() }));
+      n = k;
+    }
+    n.end = true;
+  }
+  const firstChars = '$ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+  const restChars = `0123456789${firstChars}`;
+  const classOf = (chars: string, except: Map<string, Node>) => {
+    const kept = [...chars].filter((c) => !except.has(c)).map((c) => (c === '$' ? '\\$' : c)).join('');
+    return `(?:[${kept}]|[^\\x00-\\x7f])`;
+  };
+  const walk = (n: Node, depth: number): string => {
+    const alts: string[] = [];
+    if (depth > 0 && !n.end) alts.push('');
+    alts.push(`${classOf(depth === 0 ? firstChars : restChars, n.next)}${PF_ID_REST}*`);
+    for (const [c, k] of n.next) alts.push(`${c}${walk(k, depth + 1)}`);
+    return `(?:${alts.join('|')})`;
+  };
+  return walk(root, 0);
+}
+
+const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)[ \t]+)*`;
+
 export const PREFILTER_BRANCHES: readonly string[] = [
-  String.raw`^[ \t]*(?:@\w+[ \t]+)*(?:function\b|(?:class|interface|type|enum|namespace|module|def|fn|struct|union|trait|mod|func|fun|object|protocol|extension|typealias|actor|record|typedef|using|export|declare|public|private|protected|internal|fileprivate|readonly|abstract|override|virtual|final|sealed|open|data|suspend|inline|unsafe|extern|explicit|friend|static|async|local|synchronized|native|const[ \t]+val)[ \t]+[^ \t=:;,.()]|func[ \t]*\(|impl\b|pub\b|template\b|macro_rules!)`,
+  String.raw`^[ \t]*(?:@\w+[ \t]+)*(?:function\b|(?:class|interface|type|enum|namespace|module|def|fn|struct|union|trait|mod|func|fun|object|protocol|extension|typealias|actor|record|typedef|using|export|declare|public|private|protected|internal|fileprivate|readonly|abstract|override|virtual|final|sealed|open|data|suspend|inline|unsafe|extern|explicit|friend|static|async|local|synchronized|native|const[ \t]+val)[ \t]+[^ \t=:;,.(){}*]|func[ \t]*\(|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=[^=]`,
   String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
@@ -324,7 +390,11 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   String.raw`^[A-Za-z_][\w \t*&:<>,~]*[ \t*&]~?[A-Za-z_][\w:~]*\([^;]*[),][ \t]*$`,
   String.raw`^[A-Za-z_~][\w:<>,*& \t~]*::~?[A-Za-z_]\w*\([^;]*$`,
   String.raw`^[ \t]*[\w$#*~][\w \t*&:<>,~$#\[\].?@]*[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;{]*\)[^;{]*\{.*\}[ \t]*$`,
-  String.raw`^[ \t]*[\w$#]+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:\([^()]*\)|[\w$]+)[ \t]*(?::[^=]+)?=>`,
+  String.raw`^[ \t]*${TS_MEMBER_MODS}#?${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:\([^()]*\)|${PF_ID_REST}+)[ \t]*(?::[^=]+)?=>`,
+  // Class members in TypeScript/JavaScript as the member rule has them: modifiers, a blank or
+  // not before the parameters (`name (a) {` is the StandardJS style), `;` and `{` inside them,
+  // nested generics. The statements that take the same shape are left out by name.
+  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\([^()]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
   String.raw`^[ \t]*[\w.:-]+[ \t]*\(\)[ \t]*[{(]?[ \t]*$`,
   String.raw`^[ \t]*(?:local[ \t]+)?[\w.]+[ \t]*=[ \t]*function\b`,
   String.raw`^[ \t]*define\(`,
