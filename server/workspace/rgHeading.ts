@@ -1,6 +1,6 @@
 // Splits ripgrep's `--heading --null --line-number` output, read as raw byte chunks, into files and
 // numbered lines for the symbol index build: whole lines only (a line cut by a chunk waits for the
-// next one), each chunk decoded in one piece, as latin1 unless it has a byte >= 0x80.
+// next one), each chunk decoded as UTF-8 in one piece.
 
 export interface HeadingSink {
   /** A file's first match; answer false to skip its lines. `path` is as ripgrep printed it. */
@@ -8,8 +8,6 @@ export interface HeadingSink {
   /** A matching line of the current file: 1-based number, text without its line terminator. */
   line(line: number, text: string): void;
 }
-
-const HIGH = /[\x80-\xff]/;
 
 /**
  * `PATH\0N:text` starts a file, `N:text` continues it, an empty line ends it. The folders ripgrep
@@ -101,13 +99,12 @@ export class HeadingReader {
 }
 
 /**
- * latin1 is the fast decoding and gives one-byte strings; a chunk with any byte >= 0x80 is decoded
- * as UTF-8 instead (rare, and decided here: the line loop has no branch that optimised code would
- * meet late).
+ * UTF-8, in one call per chunk: an ASCII chunk becomes a one-byte string (V8 checks while decoding),
+ * about four times faster than decoding as latin1 and then looking for a byte >= 0x80. A chunk ends
+ * at a line break, so no character is cut in two.
  */
 function decode(buf: Buffer, end: number): string {
-  const s = buf.toString('latin1', 0, end);
-  return HIGH.test(s) ? buf.toString('utf8', 0, end) : s;
+  return buf.toString('utf8', 0, end);
 }
 
 function flat(s: string): string {
