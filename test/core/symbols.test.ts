@@ -322,6 +322,16 @@ describe('definitions per language', () => {
     expect(definitions).toBeGreaterThan(10_000);
   });
 
+  it('statement lines are not C-family headers, dotted calls are not shell functions, `export { a }` defines nothing', () => {
+    const cpp = 'int main(int argc, char **argv) {\n  return run(argc, {\n  await x.y({\n  new Proxy(t, { get(k) {\n  else if(x) {\n}\n';
+    expect(describeSymbols('a.cpp', cpp)).toEqual(['1 function main']);
+    for (const line of cpp.split('\n').slice(1, 5)) expect(PREFILTER_JS.test(line), line).toBe(false);
+    expect(describeSymbols('a.sh', 'build() {\n  make\n}\nmy::fn () {\n}\ntar.extract()\n')).toEqual(['1 function build', '4 function my::fn']);
+    expect(PREFILTER_JS.test('tar.extractall()')).toBe(false);
+    expect(describeSymbols('a.ts', 'export { a, b as c };\nexport * from "./x";\nexport const d = 1;\n')).toEqual(['3 constant d']);
+    expect(PREFILTER_JS.test('export { a, b as c };')).toBe(false);
+  });
+
   it('identifierExcept: an identifier regex without lookahead that refuses exactly the given words', () => {
     const words = ['if', 'for', 'while', 'switch', 'catch', 'with', 'function'];
     const re = new RegExp(`^${identifierExcept(words)}$`);

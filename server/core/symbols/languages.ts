@@ -288,7 +288,8 @@ const shell: Language = {
   extensions: ['sh', 'bash', 'zsh', 'ksh'],
   rules: [
     { re: re(String.raw`^\s*function\s+(?<name>[\w.:-]+)`), hint: ['function'], kind: 'function' },
-    { re: re(String.raw`^\s*(?<name>[\w.:-]+)\s*\(\)`), hint: ['()'], kind: 'function' },
+    // `name()` without a dot: a dotted name is far more often a call in another language's file (ripgrep sees them all) than a shell function.
+    { re: re(String.raw`^\s*(?<name>[\w:-]+)\s*\(\)`), hint: ['()'], kind: 'function' },
     { re: re(String.raw`^(?:(?:export|readonly|declare\s+-[a-zA-Z]+)\s+)?(?<name>[A-Z][A-Z0-9_]*)=`), hint: ['='], kind: 'constant', topLevel: true },
   ],
 };
@@ -376,6 +377,12 @@ export function identifierExcept(words: readonly string[]): string {
   return walk(root, 0);
 }
 
+/**
+ * The first word of a C/C++, Java or C# header (a type or a modifier), any word but those that
+ * start statements: `return foo(a, {`, `await x.y({`, `new Proxy(t, { get(k) {` define nothing.
+ */
+const FIRST_TYPE_WORD = identifierExcept(['return', 'await', 'new', 'throw', 'yield', 'else', 'case', 'typeof', 'delete', 'in', 'of', 'and', 'or', 'not', 'assert', 'print', 'echo']);
+
 const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)[ \t]+)*`;
 
 export const PREFILTER_BRANCHES: readonly string[] = [
@@ -386,16 +393,16 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?\w+[ \t]*:`,
   String.raw`^[ \t]*const[ \t]+[\w<>\[\],.?]+[ \t]+\w+[ \t]*=`,
   String.raw`^[ \t]*[\w$#*~][\w$#*~.]*(?:<[^>]*>)?\([^;]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
-  String.raw`^[ \t]*[\w$#*~][\w \t*&:<>,~$#\[\].?@]*[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;]*\{[ \t]*\}?[ \t]*$`,
+  String.raw`^[ \t]*${FIRST_TYPE_WORD}(?:[ \t*&:<>,~#\[\].?@][\w \t*&:<>,~$#\[\].?@]*)?[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;]*\{[ \t]*\}?[ \t]*$`,
   String.raw`^[A-Za-z_][\w \t*&:<>,~]*[ \t*&]~?[A-Za-z_][\w:~]*\([^;]*[),][ \t]*$`,
   String.raw`^[A-Za-z_~][\w:<>,*& \t~]*::~?[A-Za-z_]\w*\([^;]*$`,
-  String.raw`^[ \t]*[\w$#*~][\w \t*&:<>,~$#\[\].?@]*[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;{]*\)[^;{]*\{.*\}[ \t]*$`,
+  String.raw`^[ \t]*${FIRST_TYPE_WORD}(?:[ \t*&:<>,~#\[\].?@][\w \t*&:<>,~$#\[\].?@]*)?[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;{]*\)[^;{]*\{.*\}[ \t]*$`,
   String.raw`^[ \t]*${TS_MEMBER_MODS}#?${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:\([^()]*\)|${PF_ID_REST}+)[ \t]*(?::[^=]+)?=>`,
   // Class members in TypeScript/JavaScript as the member rule has them: modifiers, a blank or
   // not before the parameters (`name (a) {` is the StandardJS style), `;` and `{` inside them,
   // nested generics. The statements that take the same shape are left out by name.
   String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\([^()]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
-  String.raw`^[ \t]*[\w.:-]+[ \t]*\(\)[ \t]*[{(]?[ \t]*$`,
+  String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
   String.raw`^[ \t]*(?:local[ \t]+)?[\w.]+[ \t]*=[ \t]*function\b`,
   String.raw`^[ \t]*define\(`,
 ];
