@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractSymbols, FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
-import { identifierExcept, INDEXED_EXTENSIONS, languageOf, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
+import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
 import { charMask, makeQuery, matchTier, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
 import type { SymbolKindName } from '../../server/core/symbols/types.js';
 
@@ -238,6 +238,13 @@ function realSources(budget: number): [string, string][] {
   return out;
 }
 
+/** A rule's source as fast-check can generate from: named groups plain, lookaheads consumed, negative lookaheads and \\b dropped. */
+function generatorSource(source: string): string {
+  let s = source.replaceAll('(?<name>', '(?:').replaceAll('(?<owner>', '(?:').replaceAll('(?=', '(?:').replaceAll('\\b', '');
+  for (let at = s.indexOf('(?!'); at >= 0; at = s.indexOf('(?!')) s = s.slice(0, at) + s.slice(groupEnd(s, at) + 1);
+  return s;
+}
+
 describe('definitions per language', () => {
   const names = readdirSync(FIXTURES).map((f) => f.replace(/\.txt$/, '')).sort();
 
@@ -330,6 +337,37 @@ describe('definitions per language', () => {
     expect(PREFILTER_JS.test('tar.extractall()')).toBe(false);
     expect(describeSymbols('a.ts', 'export { a, b as c };\nexport * from "./x";\nexport const d = 1;\n')).toEqual(['3 constant d']);
     expect(PREFILTER_JS.test('export { a, b as c };')).toBe(false);
+  });
+
+  it('every line a rule accepts passes the prefilter: lines generated from each rule (all languages but the C-family, Java and C#)', () => {
+    for (const language of LANGUAGES.filter((l) => !NARROWED_BY_PREFILTER.has(l.id))) {
+      language.rules.forEach((rule, i) => {
+        // fast-check generates from the rule without its lookaheads and word boundaries, so keep the lines the rule really accepts.
+        const lines = fc.sample(fc.stringMatching(new RegExp(generatorSource(rule.re.source))), { numRuns: 1000, seed: 4242 + i });
+        const accepted = lines.filter((line) => !/[\r\n\u2028\u2029]/.test(line) && rule.re.test(line));
+        expect(accepted.length, `${language.id} rule ${i}`).toBeGreaterThan(100);
+        const missed = accepted.filter((line) => !PREFILTER_JS.test(line));
+        expect(missed.slice(0, 3), `${language.id} rule ${i} (${rule.kind})`).toEqual([]);
+      });
+    }
+  });
+
+  it('decorations, modifiers and operator names the prefilter once dropped: annotations with arguments, attributes, companion objects, convenience inits, #[macro_export], PHP class constants, Ruby operators', () => {
+    const cases: [string, string, string[]][] = [
+      ['A.java', '@Entity(name = "users") public class User {\n    @Override public String toString() {\n    }\n}\n', ['1 class User', '2 method toString (User)']],
+      ['a.cs', '[Serializable] public class Dto {\n    [JsonIgnore] public int Count { get; set; }\n}\n', ['1 class Dto', '2 property Count (Dto)']],
+      ['a.kt', 'value class Id(val v: Int)\nclass Repo {\n    companion object Factory {\n        @JvmStatic fun create(): Repo {\n        }\n    }\n}\n', ['1 class Id', '2 class Repo', '3 object Factory (Repo)', '4 method create (Factory)']],
+      ['a.swift', 'class Cache {\n    @available(iOS 13, *) public func run() {\n    }\n    convenience init?(x: Int) {\n    }\n    mutating func reset() {\n    }\n}\n', ['1 class Cache', '2 method run (Cache)', '4 constructor init (Cache)', '6 method reset (Cache)']],
+      ['a.rs', '#[macro_export] macro_rules! check {\n}\nimpl S {\n    pub(crate) const fn f() {}\n    const fn g() {}\n}\n', ['1 function check', '4 method f (S)', '5 method g (S)']],
+      // An untyped class constant counts when upper-case (PSR-1): `const lower = 1` looks like JavaScript to the prefilter.
+      ['a.php', '<?php\nclass C {\n    const MAX = 10;\n    const string NAME = "x";\n    const lower = 1;\n}\n', ['2 class C', '3 constant MAX (C)', '4 constant NAME (C)']],
+      ['a.rb', 'class V\n  def ==(other)\n  end\nend\n', ['1 class V', '2 method == (V)']],
+    ];
+    for (const [name, text, want] of cases) {
+      expect(describeSymbols(name, text), name).toEqual(want);
+      const lines = text.split('\n');
+      for (const s of extractSymbols(languageOf(name)!, text)) expect(PREFILTER_JS.test(lines[s.line]!), `${name}: ${lines[s.line]}`).toBe(true);
+    }
   });
 
   it('identifierExcept: an identifier regex without lookahead that refuses exactly the given words', () => {

@@ -66,6 +66,14 @@ describe('symbol index build', () => {
   it('one ripgrep pass finds exactly what the extractor finds in every fixture (no definition lost to the prefilter)', async () => {
     const files: Record<string, string> = {};
     for (const f of readdirSync(FIXTURES)) files[`src/${f.replace(/\.txt$/, '')}`] = readFileSync(path.join(FIXTURES, f), 'utf8');
+    // Lines that lean on the prefilter's non-ASCII classes, decorations and modifiers (ripgrep reads them as bytes).
+    files['more/A.java'] = '@Entity(name = "users") public class User {\n    @Override public String toString() {\n    }\n}\n';
+    files['more/a.cs'] = '[Serializable] public class Dto {\n    [JsonIgnore] public int Count { get; set; }\n}\n';
+    files['more/a.kt'] = 'class Repo {\n    companion object Factory {\n        @JvmStatic fun create(): Repo {\n        }\n    }\n}\n';
+    files['more/a.swift'] = 'class Cache {\n    @available(iOS 13, *) public func run() {\n    }\n    convenience init?(x: Int) {\n    }\n}\n';
+    files['more/a.rs'] = '#[macro_export] macro_rules! check {\n}\nconst ÉTAT: u8 = 1;\n';
+    files['more/a.lua'] = 'café.boire = function(x)\nend\n';
+    files['more/a.php'] = '<?php\nclass C {\n    const MAX = 10;\n    const string NAME = "x";\n}\n';
     const w = ws(files);
     const { index, progress } = indexFor(w);
     await index.rebuild();

@@ -78,7 +78,7 @@ function blanks(source: string): string {
 }
 
 /** Index of the `)` closing the group that opens at `open` (escapes and character classes skipped). */
-function groupEnd(source: string, open: number): number {
+export function groupEnd(source: string, open: number): number {
   let depth = 0;
   for (let i = open; i < source.length; i++) {
     const c = source[i];
@@ -209,7 +209,7 @@ const java: Language = {
   ],
 };
 
-const KT_MODS = String.raw`(?:(?:public|private|protected|internal|open|abstract|sealed|data|annotation|inner|value|inline|expect|actual|final|override|suspend|operator|infix|tailrec|external|lateinit|const|companion)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+const KT_MODS = String.raw`(?:(?:public|private|protected|internal|open|abstract|sealed|data|annotation|inner|value|inline|expect|actual|final|override|suspend|operator|infix|tailrec|external|lateinit|companion)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
 const kotlin: Language = {
   id: 'kotlin',
   extensions: ['kt', 'kts'],
@@ -218,7 +218,7 @@ const kotlin: Language = {
     { re: re(String.raw`^\s*${KT_MODS}(?:fun\s+)?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${KT_MODS}class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*${KT_MODS}object\s+(?<name>{ID})`), hint: ['object'], kind: 'object', scope: 'class' },
-    { re: re(String.raw`^\s*${KT_MODS}fun\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?(?<name>{ID})\s*\(`), hint: ['fun'], kind: 'function', inClass: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*${KT_MODS}fun\s+(?:<[^>]*>\s*)?(?:\w[\w.<>?]*\.)?(?<name>{ID})\s*\(`), hint: ['fun'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*${KT_MODS}typealias\s+(?<name>{ID})`), hint: ['typealias'], kind: 'typeParameter' },
     { re: re(String.raw`^\s*(?:(?:private|internal|public)\s+)?const\s+val\s+(?<name>{ID})`), hint: ['const'], kind: 'constant' },
     { re: re(String.raw`^(?:(?:private|internal|public)\s+)?(?:val|var)\s+(?<name>{ID})`), hint: ['val', 'var'], kind: 'variable', topLevel: true },
@@ -269,7 +269,10 @@ const php: Language = {
     { re: re(String.raw`^\s*trait\s+(?<name>{ID})`), hint: ['trait'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${PHP_MODS}function\s+&?\s*(?<name>{ID})`), hint: ['function'], kind: 'function', inClass: 'method', scope: 'block' },
-    { re: re(String.raw`^\s*(?:(?:public|private|protected|final)\s+)*const\s+(?:{ID}\s+)?(?<name>{ID})\s*=`), hint: ['const'], kind: 'constant' },
+    // Class constants: typed (`const string NAME =`) or, without a type, upper-case as PSR-1 has them
+    // (an untyped lower-case `const x =` is far more often a JavaScript line: ripgrep sees them all).
+    { re: re(String.raw`^\s*(?:(?:public|private|protected|final)\s+)*const\s+{ID}\s+(?<name>{ID})\s*=`), hint: ['const'], kind: 'constant' },
+    { re: re(String.raw`^\s*(?:(?:public|private|protected|final)\s+)*const\s+(?<name>[A-Z][A-Z0-9_]*)\s*=`), hint: ['const'], kind: 'constant' },
     { re: re(String.raw`^\s*define\(\s*['"](?<name>{ID})['"]`), hint: ['define'], kind: 'constant' },
   ],
 };
@@ -383,15 +386,32 @@ export function identifierExcept(words: readonly string[]): string {
  */
 const FIRST_TYPE_WORD = identifierExcept(['return', 'await', 'new', 'throw', 'yield', 'else', 'case', 'typeof', 'delete', 'in', 'of', 'and', 'or', 'not', 'assert', 'print', 'echo']);
 
+/**
+ * Words a definition can start with, after its decorations: the definition keywords and every
+ * modifier the rules allow before them (TypeScript, Rust, Go, Kotlin, Swift, PHP, C#...).
+ */
+const DEFINITION_WORDS = [
+  'class', 'interface', 'type', 'enum', 'namespace', 'module', 'def', 'fn', 'struct', 'union', 'trait', 'mod', 'func', 'fun', 'object', 'protocol', 'extension',
+  'typealias', 'actor', 'record', 'typedef', 'using', 'export', 'declare', 'default', 'public', 'private', 'protected', 'internal', 'fileprivate', 'readonly',
+  'abstract', 'override', 'virtual', 'final', 'sealed', 'open', 'data', 'value', 'inner', 'annotation', 'companion', 'expect', 'actual', 'external', 'operator',
+  'infix', 'tailrec', 'lateinit', 'suspend', 'inline', 'unsafe', 'extern', 'auto', 'explicit', 'friend', 'static', 'async', 'local', 'synchronized', 'native', 'accessor',
+  'get', 'set', 'mutating', 'nonmutating', 'dynamic', 'convenience', 'required', 'nonisolated', 'indirect', 'lazy', 'weak', 'unowned', 'partial', 'file',
+].join('|');
+
+/** Annotations and attributes before a definition: `@Name`, `@Name(args)`, `[Attr]`, `#[attr]`. */
+const DECORATIONS = String.raw`(?:@(?:[\w$.]|[^\x00-\x7f])+(?:\([^)]*\))?[ \t]*|#?\[[^\]]*\][ \t]*)*`;
+
 const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)[ \t]+)*`;
 
 export const PREFILTER_BRANCHES: readonly string[] = [
-  String.raw`^[ \t]*(?:@\w+[ \t]+)*(?:function\b|(?:class|interface|type|enum|namespace|module|def|fn|struct|union|trait|mod|func|fun|object|protocol|extension|typealias|actor|record|typedef|using|export|declare|public|private|protected|internal|fileprivate|readonly|abstract|override|virtual|final|sealed|open|data|suspend|inline|unsafe|extern|explicit|friend|static|async|local|synchronized|native|const[ \t]+val)[ \t]+[^ \t=:;,.(){}*]|func[ \t]*\(|impl\b|pub\b|template\b|macro_rules!)`,
+  String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
-  String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=[^=]`,
+  String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
+  String.raw`^[A-Z][A-Z0-9_]*=`,
   String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
-  String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?\w+[ \t]*:`,
-  String.raw`^[ \t]*const[ \t]+[\w<>\[\],.?]+[ \t]+\w+[ \t]*=`,
+  String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?${PF_ID_REST}+[ \t]*:`,
+  String.raw`^[ \t]*const[ \t]+(?:[\w<>\[\],.?]|[^\x00-\x7f])+[ \t]+${PF_ID_REST}+[ \t]*=`,
+  String.raw`^[ \t]*const[ \t]+[A-Z][A-Z0-9_]*[ \t]*=`,
   String.raw`^[ \t]*[\w$#*~][\w$#*~.]*(?:<[^>]*>)?\([^;]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
   String.raw`^[ \t]*${FIRST_TYPE_WORD}(?:[ \t*&:<>,~#\[\].?@][\w \t*&:<>,~$#\[\].?@]*)?[ \t*&]~?[A-Za-z_$][\w:~$]*\([^;]*\{[ \t]*\}?[ \t]*$`,
   String.raw`^[A-Za-z_][\w \t*&:<>,~]*[ \t*&]~?[A-Za-z_][\w:~]*\([^;]*[),][ \t]*$`,
@@ -403,7 +423,7 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   // nested generics. The statements that take the same shape are left out by name.
   String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\([^()]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
   String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
-  String.raw`^[ \t]*(?:local[ \t]+)?[\w.]+[ \t]*=[ \t]*function\b`,
+  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w.]|[^\x00-\x7f])+[ \t]*=[ \t]*function\b`,
   String.raw`^[ \t]*define\(`,
 ];
 
