@@ -2,7 +2,7 @@
 // validated against workspace/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
 // the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
 // promise settles.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { rgMessage, type RgMessage } from './ripgrepSchema.js';
 
 export type Flow = 'continue' | 'stop';
@@ -49,6 +49,22 @@ export function ripgrepPath(): Promise<string> {
 
 export class RipgrepUnavailable extends Error {}
 
+/**
+ * `kill` ends the child (SIGKILL) unless it has exited; an abort of `signal` runs `onAbort` and
+ * kills it. `release` stops listening to the signal.
+ */
+export function killer(child: ChildProcess, signal: AbortSignal | undefined, onAbort: () => void): { kill(): void; release(): void } {
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const abort = () => {
+    onAbort();
+    kill();
+  };
+  signal?.addEventListener('abort', abort, { once: true });
+  return { kill, release: () => signal?.removeEventListener('abort', abort) };
+}
+
 export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
   let rg: string;
   try {
@@ -68,14 +84,7 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
     const malformed: string[] = [];
     let settled = false;
 
-    const kill = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    };
-    const onAbort = () => {
-      cancelled = true;
-      kill();
-    };
-    run.signal?.addEventListener('abort', onAbort, { once: true });
+    const { kill, release } = killer(child, run.signal, () => (cancelled = true));
 
     const handleLine = (line: string): Flow => {
       if (line === '') return 'continue';
@@ -152,13 +161,13 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
     child.on('error', (error) => {
       if (settled) return;
       settled = true;
-      run.signal?.removeEventListener('abort', onAbort);
+      release();
       reject(new RipgrepUnavailable(`cannot run ripgrep (${rg}): ${error.message}`));
     });
     child.on('close', (code) => {
       if (settled) return;
       settled = true;
-      run.signal?.removeEventListener('abort', onAbort);
+      release();
       if (!stopped && !cancelled && rest !== '') handleLine(rest);
       resolve({ code, stopped, cancelled, stderr, sawSummary, malformed });
     });

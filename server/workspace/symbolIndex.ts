@@ -15,7 +15,8 @@ import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath } from './paths.js';
 import type { ProgressHandle } from './progress.js';
 import { HeadingReader } from './rgHeading.js';
-import { ripgrepPath, runRipgrep } from './ripgrep.js';
+import { ripgrepPath, runRipgrep, type Flow } from './ripgrep.js';
+import { outputFailed, runRipgrepThroughFile } from './ripgrepFile.js';
 
 /**
  * One file's symbols, column-wise (a few arrays instead of an object per symbol: ~100k symbols
@@ -61,6 +62,8 @@ export interface SymbolIndexDeps {
   log(message: string): void;
   /** $/progress for the build (a handle that does nothing when the client has no progress support). */
   startProgress(title: string): ProgressHandle;
+  /** Where the build's temporary file for ripgrep's output goes (the system's temporary folder when absent). */
+  tempDir?(): string;
 }
 
 export type FileChange = { uri: string; type: 'created' | 'changed' | 'deleted' };
@@ -148,7 +151,7 @@ export class SymbolIndex {
     this.build?.abort();
   }
 
-  private async runBuild(signal: AbortSignal, generation: number): Promise<void> {
+  private async runBuild(signal: AbortSignal, generation: number, viaPipe = false): Promise<void> {
     const folders = this.deps.folders();
     const started = Date.now();
     if (folders.length === 0) return;
@@ -210,11 +213,11 @@ export class SymbolIndex {
     });
     let reported = 0;
     try {
-      const exit = await runRipgrep({
+      const run = {
         args: [...indexFlags(this.deps.maxFileSize()), '-e', PREFILTER_REGEX, '--', ...(single === undefined ? folders : ['.'])],
         cwd: folders[0],
         signal,
-        onChunk: (chunk) => {
+        onChunk: (chunk: Buffer): Flow => {
           reader.push(chunk);
           // Here rather than per line, which would make the hot line path rarely take a branch.
           if (lines - reported >= 5000) {
@@ -223,7 +226,15 @@ export class SymbolIndex {
           }
           return 'continue';
         },
-      });
+      };
+      // Through a temporary file when one can be made, else a pipe (workspace/ripgrepFile.ts).
+      const exit = viaPipe ? await runRipgrep(run) : ((await runRipgrepThroughFile({ ...run, tempDir: this.deps.tempDir?.() })) ?? (await runRipgrep(run)));
+      if (outputFailed(exit) && !viaPipe) {
+        // The disk filled up under the temporary file: build again on a pipe.
+        this.deps.log(`symbol index: ripgrep could not write its output (${exit.stderr.split('\n')[0] ?? ''}); building again without a temporary file`);
+        progress.done();
+        return this.runBuild(signal, generation, true);
+      }
       if (!exit.cancelled) reader.end();
       finish();
       if (exit.cancelled || generation !== this.generation) return;

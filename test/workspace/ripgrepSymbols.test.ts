@@ -24,7 +24,7 @@ function ws(files: Record<string, string | Buffer>): TempWorkspace {
   return w;
 }
 
-function indexFor(w: TempWorkspace, encoding: PositionEncoding = 'utf-16', more: readonly TempWorkspace[] = []) {
+function indexFor(w: TempWorkspace, encoding: PositionEncoding = 'utf-16', more: readonly TempWorkspace[] = [], tempDir?: string) {
   const open = new Map<string, OpenDocument>();
   const progress: string[] = [];
   const index = new SymbolIndex({
@@ -36,6 +36,7 @@ function indexFor(w: TempWorkspace, encoding: PositionEncoding = 'utf-16', more:
     },
     maxFileSize: () => 10 * 1024 * 1024,
     log: () => undefined,
+    ...(tempDir !== undefined ? { tempDir: () => tempDir } : {}),
     startProgress: (title) => {
       progress.push(`begin ${title}`);
       return { signal: new AbortController().signal, report: (m) => void progress.push(`report ${m}`), done: (m) => void progress.push(`end ${m ?? ''}`) };
@@ -109,6 +110,24 @@ describe('symbol index build', () => {
         `two ${pathToFileURL(path.join(a.root, 'deep/er/two.py')).href}`,
       ].sort(),
     );
+  });
+
+  it('builds the same index through a pipe when no temporary file can be made for ripgrep', async () => {
+    const files: Record<string, string> = {};
+    for (const f of readdirSync(FIXTURES)) files[`src/${f.replace(/\.txt$/, '')}`] = readFileSync(path.join(FIXTURES, f), 'utf8');
+    const w = ws(files);
+    const viaFile = indexFor(w);
+    await viaFile.index.rebuild();
+    const viaPipe = indexFor(w, 'utf-16', [], path.join(w.root, 'no', 'such', 'folder'));
+    await viaPipe.index.rebuild();
+    const all = async (index: SymbolIndex) => {
+      const hits = await index.query('', 100_000, signal);
+      if (hits === 'cancelled') throw new Error('cancelled');
+      return hits;
+    };
+    const expected = await all(viaFile.index);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(await all(viaPipe.index)).toEqual(expected);
   });
 
   it('skips the same long lines as the extractor (--max-columns counts the line break; multi-byte characters)', async () => {

@@ -1,0 +1,106 @@
+// ripgrep through a temporary file (the symbol index build's runner) with the real binary: the same
+// bytes as through a pipe, no file left behind (it is unlinked before ripgrep starts), stop and
+// cancel kill ripgrep, an unusable folder means "use a pipe", a full disk is recognised.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runRipgrep } from '../../server/workspace/ripgrep.js';
+import { outputFailed, runRipgrepThroughFile } from '../../server/workspace/ripgrepFile.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+
+const cleanups: (() => void)[] = [];
+afterAll(() => cleanups.forEach((c) => c()));
+
+function ws(files: Record<string, string>): TempWorkspace {
+  const w = tempWorkspace(files, 'editls-rgfile-');
+  cleanups.push(() => w.cleanup());
+  return w;
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'editls-rgfile-tmp-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** 300 files of 200 lines: output of a few hundred KB, more than one read and more than a pipe holds. */
+function bigWorkspace(): TempWorkspace {
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 300; f++) {
+    let text = '';
+    for (let l = 0; l < 200; l++) text += `export function f${f}_${l}(a: string, é: number) { return a; } // 😀 ${'x'.repeat(l % 40)}\n`;
+    files[`src/d${f % 7}/file${f}.ts`] = text;
+  }
+  return ws(files);
+}
+
+const ARGS = ['--no-config', '--heading', '--null', '--line-number', '--color', 'never', '-e', 'function', '--', '.'];
+
+describe('ripgrep through a temporary file', () => {
+  it('gives the bytes a pipe gives, in several blocks, and leaves no file behind', async () => {
+    const w = bigWorkspace();
+    const dir = tempDir();
+    const viaPipe: Buffer[] = [];
+    const pipeExit = await runRipgrep({ args: ['--threads', '1', ...ARGS], cwd: w.root, onChunk: (c) => (viaPipe.push(Buffer.from(c)), 'continue') });
+    const viaFile: Buffer[] = [];
+    let seenDuringRun: string[] | undefined;
+    const fileExit = await runRipgrepThroughFile({
+      args: ['--threads', '1', ...ARGS],
+      cwd: w.root,
+      tempDir: dir,
+      onChunk: (c) => {
+        seenDuringRun ??= readdirSync(dir);
+        // The block is reused after the call: keep a copy.
+        viaFile.push(Buffer.from(c));
+        return 'continue';
+      },
+    });
+    expect(fileExit).toMatchObject({ code: 0, stopped: false, cancelled: false });
+    expect(pipeExit.code).toBe(0);
+    const a = Buffer.concat(viaFile);
+    expect(a.length).toBeGreaterThan(300_000);
+    expect(a.equals(Buffer.concat(viaPipe))).toBe(true);
+    expect(viaFile.length).toBeGreaterThan(1);
+    // Unlinked as soon as it was open: not even there while ripgrep runs.
+    expect(seenDuringRun).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a consumer that stops, or an aborted signal, ends the run with ripgrep gone', async () => {
+    const w = bigWorkspace();
+    let blocks = 0;
+    const stopped = await runRipgrepThroughFile({ args: ARGS, cwd: w.root, onChunk: () => (++blocks === 1 ? 'stop' : 'continue') });
+    expect(stopped).toMatchObject({ stopped: true, cancelled: false });
+    expect(blocks).toBe(1);
+
+    const controller = new AbortController();
+    const cancelled = await runRipgrepThroughFile({
+      args: ARGS,
+      cwd: w.root,
+      signal: controller.signal,
+      onChunk: () => {
+        controller.abort();
+        return 'continue';
+      },
+    });
+    expect(cancelled).toMatchObject({ cancelled: true });
+    const early = new AbortController();
+    early.abort();
+    expect(await runRipgrepThroughFile({ args: ARGS, cwd: w.root, signal: early.signal, onChunk: () => 'continue' })).toMatchObject({ cancelled: true, code: null });
+  });
+
+  it('answers undefined when no temporary file can be made there (the caller then uses a pipe)', async () => {
+    const w = ws({ 'a.ts': 'function a() {}\n' });
+    const missing = path.join(tempDir(), 'no', 'such', 'folder');
+    expect(await runRipgrepThroughFile({ args: ARGS, cwd: w.root, tempDir: missing, onChunk: () => 'continue' })).toBeUndefined();
+  });
+
+  it('recognises ripgrep failing to write its output (a full disk, a quota)', () => {
+    const exit = (code: number | null, stderr: string) => ({ code, stderr, stopped: false, cancelled: false, sawSummary: false, malformed: [] });
+    expect(outputFailed(exit(2, 'rg: No space left on device (os error 28)\n'))).toBe(true);
+    expect(outputFailed(exit(2, 'rg: Disk quota exceeded (os error 122)\n'))).toBe(true);
+    expect(outputFailed(exit(2, 'rg: ./secret: Permission denied (os error 13)\n'))).toBe(false);
+    expect(outputFailed(exit(0, 'No space left on device'))).toBe(false);
+  });
+});
