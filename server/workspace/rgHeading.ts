@@ -5,8 +5,8 @@
 export interface HeadingSink {
   /** A file's first match; answer false to skip its lines. `path` is as ripgrep printed it. */
   file(path: string): boolean;
-  /** A matching line of the current file: 1-based number, text without its line terminator. */
-  line(line: number, text: string): void;
+  /** A matching line of the current file: its 1-based number, and its text (without the line terminator) as `s.slice(from, to)`, left for the sink to make into a string if it needs one. */
+  line(line: number, s: string, from: number, to: number): void;
 }
 
 /**
@@ -71,7 +71,7 @@ export class HeadingReader {
       // Arithmetic rather than a branch: the first CRLF line would otherwise meet optimised code
       // that has never seen one.
       const stop = nl - (s.charCodeAt(nl - 1) === 13 ? 1 : 0);
-      sink.line(line, s.slice(at + 1, stop));
+      sink.line(line, s, at + 1, stop);
       pos = nl + 1;
     }
     return pos;

@@ -201,12 +201,12 @@ export class SymbolIndex {
         if (keepLines) lineTexts = [];
         return true;
       },
-      line: (line, text) => {
+      line: (line, s, from, to) => {
         const x = extractor!;
         const before = x.count;
         if (before < MAX_SYMBOLS_PER_FILE) {
-          x.addLine(line - 1, text);
-          if (keepLines && x.count > before) lineTexts[line - 1] = text;
+          x.addLineIn(line - 1, s, from, to);
+          if (keepLines && x.count > before) lineTexts[line - 1] = s.slice(from, to);
         }
         lines++;
       },

@@ -339,6 +339,33 @@ describe('definitions per language', () => {
     expect(PREFILTER_JS.test('export { a, b as c };')).toBe(false);
   });
 
+  it('addLineIn (a line inside a larger string, as the index build reads ripgrep output) finds what addLine finds: fixtures and real sources, LF and CRLF', () => {
+    const texts: [string, string][] = [...Object.keys(EXPECTED).map((name): [string, string] => [name, fixture(name)]), ...realSources(3_000_000)];
+    let compared = 0;
+    for (const [name, text] of texts) {
+      const language = languageOf(name)!;
+      for (const eol of ['\n', '\r\n']) {
+        const s = text.replace(/\r?\n/g, eol);
+        const byLine = new FileExtractor(language, true);
+        const inString = new FileExtractor(language, true);
+        let line = 0;
+        for (let from = 0; from < s.length; line++) {
+          let nl = s.indexOf('\n', from);
+          if (nl === -1) nl = s.length;
+          const to = s.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+          if (to > from && Buffer.byteLength(s.slice(from, to)) < MAX_LINE_BYTES) {
+            byLine.addLine(line, s.slice(from, to));
+            inString.addLineIn(line, s, from, to);
+          }
+          from = nl + 1;
+        }
+        expect(inString.symbols, `${name} ${JSON.stringify(eol)}`).toEqual(byLine.symbols);
+        compared += byLine.count;
+      }
+    }
+    expect(compared).toBeGreaterThan(5_000);
+  });
+
   it('every line a rule accepts passes the prefilter: lines generated from each rule (all languages but the C-family, Java and C#)', () => {
     for (const language of LANGUAGES.filter((l) => !NARROWED_BY_PREFILTER.has(l.id))) {
       language.rules.forEach((rule, i) => {

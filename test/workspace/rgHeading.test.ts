@@ -19,7 +19,7 @@ function parse(chunks: readonly Buffer[], skip: (path: string) => boolean = () =
       out.push(`file ${p}`);
       return !skip(p);
     },
-    line: (n, text) => void out.push(`${n}: ${JSON.stringify(text)}`),
+    line: (n, s, from, to) => void out.push(`${n}: ${JSON.stringify(s.slice(from, to))}`),
   });
   for (const c of chunks) reader.push(c);
   reader.end();

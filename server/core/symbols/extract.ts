@@ -93,20 +93,45 @@ export class FileExtractor {
     let g = 1;
     while (m[g] === undefined) g++;
     let i = matcher.ruleAt[g]!;
-    if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length, line, text)) return;
-    const n = matcher.rules.length;
-    for (i++; i < n; i++) {
-      const rule = matcher.rules[i]!;
+    const indent = indentOf(text, 0);
+    if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length, line, indent)) return;
+    this.laterRules(i + 1, line, text, indent);
+  }
+
+  /**
+   * addLine for the line `s.slice(from, to)` of a larger string (a chunk of ripgrep's output, its
+   * lines prefiltered), without making that string: a sticky copy of the rules' regex runs at
+   * `from`. The index build's path; the line becomes a string only when a rule's other conditions
+   * refuse it.
+   */
+  addLineIn(line: number, s: string, from: number, to: number): void {
+    const matcher = this.matcher;
+    const sticky = matcher.sticky;
+    sticky.lastIndex = from;
+    const m = sticky.exec(s);
+    if (m === null) return;
+    let g = 1;
+    while (m[g] === undefined) g++;
+    const i = matcher.ruleAt[g]!;
+    const indent = indentOf(s, from);
+    if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length - from, line, indent)) return;
+    this.laterRules(i + 1, line, s.slice(from, to), indent);
+  }
+
+  /** The rules after one whose other conditions refused the line, one by one. */
+  private laterRules(first: number, line: number, text: string, indent: number): void {
+    const rules = this.matcher.rules;
+    for (let i = first; i < rules.length; i++) {
+      const rule = rules[i]!;
       if (!hasHint(text, rule.hint)) continue;
       const r = rule.re.exec(text);
       if (!r?.groups) continue;
-      if (this.apply(rule, r.groups.name, r.groups.owner, r.index + r[0].length, line, text)) return;
+      if (this.apply(rule, r.groups.name, r.groups.owner, r.index + r[0].length, line, indent)) return;
     }
   }
 
   /** `end`: where the match ended, which is where the name (or owner) ends. */
-  private apply(rule: CompiledRule, name: string | undefined, owner: string | undefined, end: number, line: number, text: string): boolean {
-    const indent = indentOf(text);
+  private apply(rule: CompiledRule, name: string | undefined, owner: string | undefined, end: number, line: number, indent: number): boolean {
     if (rule.topLevel && indent !== 0) return false;
     // Scopes end where a definition at the same or a smaller indentation starts.
     const scopeKey = this.scopeKey;
@@ -206,6 +231,8 @@ interface CompiledRule {
 interface Matcher {
   rules: readonly CompiledRule[];
   combined: RegExp;
+  /** `combined` for a line inside a larger string: sticky at the line's start, `$` at its end (multiline), no negated class crossing a line break. */
+  sticky: RegExp;
   /** Per rule: the capture group numbers of its `name` and `owner` in `combined` (a never-set group when it has none). */
   nameGroup: Int32Array;
   ownerGroup: Int32Array;
@@ -242,8 +269,7 @@ function matcherOf(language: Language): Matcher {
         out += c + (src[j + 1] ?? '');
         j++;
       } else if (c === '[') {
-        let k = j + 1;
-        while (k < src.length && src[k] !== ']') k += src[k] === '\\' ? 2 : 1;
+        const k = classEnd(src, j);
         out += src.slice(j, k + 1);
         j = k;
       } else if (c === '(' && src.startsWith('(?<name>', j)) {
@@ -287,9 +313,36 @@ function matcherOf(language: Language): Matcher {
   const ruleAt = Int32Array.from(groupRule);
   // `(?![ \t])` after the indentation: giving back a blank cannot help an alternative (none starts
   // with one), so a line that fits no rule fails at once instead of once per shorter indentation.
-  m = { rules, combined: new RegExp(`^[ \\t]*(?![ \\t])(?:${parts.join('|')}|(?!)())`), nameGroup, ownerGroup, ruleAt };
+  const body = `[ \\t]*(?![ \\t])(?:${parts.join('|')}|(?!)())`;
+  m = { rules, combined: new RegExp(`^${body}`), sticky: new RegExp(withinLine(body), 'ym'), nameGroup, ownerGroup, ruleAt };
   matchers.set(language, m);
   return m;
+}
+
+/** A regex source with `\n` added to every negated class, so that a match stays within one line of a larger string. */
+function withinLine(source: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] === '\\') {
+      i++;
+    } else if (source[i] === '[') {
+      const end = classEnd(source, i);
+      if (source[i + 1] === '^') {
+        out += `${source.slice(from, i + 2)}\\n`;
+        from = i + 2;
+      }
+      i = end;
+    }
+  }
+  return out + source.slice(from);
+}
+
+/** Index of the `]` closing the character class that opens at `open` (escapes skipped). */
+function classEnd(source: string, open: number): number {
+  let k = open + 1;
+  while (k < source.length && source[k] !== ']') k += source[k] === '\\' ? 2 : 1;
+  return k;
 }
 
 /** How a rule's source starts (any indentation, none, or some) and the rest of it. */
@@ -317,9 +370,9 @@ function hasHint(text: string, hint: readonly string[]): boolean {
 }
 
 /** Spaces count 1, tabs 4 (one addition for both: a tab first met in optimised code would undo it). */
-function indentOf(text: string): number {
+function indentOf(text: string, from: number): number {
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c !== 32 && c !== 9) break;
     n += c === 9 ? 4 : 1;
