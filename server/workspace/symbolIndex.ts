@@ -174,6 +174,9 @@ export class SymbolIndex {
       if (extractor === undefined) return;
       const texts = lineTexts;
       const file = this.fileFrom(abs, extractor, (line) => texts[line] ?? '');
+      // The names are slices of ripgrep's output: forget them now rather than at the next file, so
+      // that the last chunk of a build does not stay reachable through them.
+      extractor.reset();
       extractor = undefined;
       seen.set(abs, file);
       seenSymbols += file.count;
