@@ -21,7 +21,7 @@ export interface FileRun {
 }
 
 /** Bytes per read. */
-const BLOCK = 256 * 1024;
+const BLOCK = 64 * 1024;
 /** Bytes read before yielding to the event loop (requests keep being answered during a build). */
 const SLICE = 1024 * 1024;
 /** How long to wait when ripgrep has not written anything new. */
