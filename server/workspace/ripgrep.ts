@@ -41,13 +41,22 @@ export interface RipgrepExit {
 
 let rgPathPromise: Promise<string> | undefined;
 
-/** The ripgrep binary; @vscode/ripgrep throws on import when its platform package is missing. */
+export class RipgrepUnavailable extends Error {}
+
+/**
+ * The ripgrep binary. @vscode/ripgrep throws on import when its platform package is missing: that
+ * is a RipgrepUnavailable, and the next call tries again.
+ */
 export function ripgrepPath(): Promise<string> {
-  rgPathPromise ??= import('@vscode/ripgrep').then((m) => m.rgPath);
+  rgPathPromise ??= import('@vscode/ripgrep').then(
+    (m) => m.rgPath,
+    (error: unknown) => {
+      rgPathPromise = undefined;
+      throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
   return rgPathPromise;
 }
-
-export class RipgrepUnavailable extends Error {}
 
 /**
  * `kill` ends the child (SIGKILL) unless it has exited; an abort of `signal` runs `onAbort` and
@@ -66,13 +75,7 @@ export function killer(child: ChildProcess, signal: AbortSignal | undefined, onA
 }
 
 export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
-  let rg: string;
-  try {
-    rg = await ripgrepPath();
-  } catch (error) {
-    rgPathPromise = undefined;
-    throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const rg = await ripgrepPath();
   if (run.signal?.aborted) return { code: null, stopped: false, cancelled: true, stderr: '', sawSummary: false, malformed: [] };
 
   return new Promise<RipgrepExit>((resolve, reject) => {

@@ -3,7 +3,7 @@
 // wakes the reader; a file never makes ripgrep wait and wakes nobody. The file is unlinked as soon
 // as it is open, so it is gone when the run ends, also if the process dies. Not on Windows, where
 // an open file cannot be unlinked: the caller then uses a pipe (workspace/ripgrep.ts).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -35,12 +35,8 @@ export function outputFailed(exit: RipgrepExit): boolean {
 /** The run's exit, or undefined when no temporary file could be made (the caller uses a pipe). */
 export async function runRipgrepThroughFile(run: FileRun): Promise<RipgrepExit | undefined> {
   if (os.platform() === 'win32') return undefined;
-  let rg: string;
-  try {
-    rg = await ripgrepPath();
-  } catch (error) {
-    throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const rg = await ripgrepPath();
+  if (run.signal?.aborted) return { code: null, stopped: false, cancelled: true, stderr: '', sawSummary: false, malformed: [] };
   const file = path.join(run.tempDir ?? os.tmpdir(), `editls-rg-${randomBytes(8).toString('hex')}`);
   let writeFd: number | undefined;
   let readFd: number | undefined;
@@ -60,16 +56,11 @@ export async function runRipgrepThroughFile(run: FileRun): Promise<RipgrepExit |
   }
   const fd = readFd;
   const output = writeFd;
-  if (run.signal?.aborted) {
-    closeSync(fd);
-    closeSync(output);
-    return { code: null, stopped: false, cancelled: true, stderr: '', sawSummary: false, malformed: [] };
-  }
 
   return new Promise<RipgrepExit>((resolve, reject) => {
-    let child: ReturnType<typeof spawnWithFile>;
+    let child: ChildProcess;
     try {
-      child = spawnWithFile(rg, run, output);
+      child = spawn(rg, [...run.args], { cwd: run.cwd, stdio: ['ignore', output, 'pipe'], windowsHide: true });
     } catch (error) {
       closeSync(output);
       closeSync(fd);
@@ -137,8 +128,4 @@ export async function runRipgrepThroughFile(run: FileRun): Promise<RipgrepExit |
     };
     setTimeout(pump, POLL_MS);
   });
-}
-
-function spawnWithFile(rg: string, run: FileRun, output: number) {
-  return spawn(rg, [...run.args], { cwd: run.cwd, stdio: ['ignore', output, 'pipe'], windowsHide: true });
 }

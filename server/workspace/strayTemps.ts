@@ -29,7 +29,7 @@ export async function sweepStrayTemps(folders: readonly string[], isAlive: (pid:
     // Imported on first use (as ripgrep.ts does): a missing platform package must not stop the server.
     rg = await ripgrepPath();
   } catch (error) {
-    options.log?.(`stray temporary files not swept: ripgrep is not available (${error instanceof Error ? error.message : String(error)})`);
+    options.log?.(`stray temporary files not swept: ${error instanceof Error ? error.message : String(error)}`);
     return 0;
   }
   const found = await listTemps(rg, folders);

@@ -340,7 +340,10 @@ describe('definitions per language', () => {
   });
 
   it('addLineIn (a line inside a larger string, as the index build reads ripgrep output) finds what addLine finds: fixtures and real sources, LF and CRLF', () => {
-    const texts: [string, string][] = [...Object.keys(EXPECTED).map((name): [string, string] => [name, fixture(name)]), ...realSources(3_000_000)];
+    // A lone CR inside a line is an ordinary character, not the end of the line.
+    const loneCr = 'class A {\n  foo() {\rbar\n  }\n  baz() {\r\n  }\n}\n';
+    expect(describeSymbols('a.ts', loneCr)).toEqual(['1 class A', '4 method baz (A)']);
+    const texts: [string, string][] = [['a.ts', loneCr], ...Object.keys(EXPECTED).map((name): [string, string] => [name, fixture(name)]), ...realSources(3_000_000)];
     let compared = 0;
     for (const [name, text] of texts) {
       const language = languageOf(name)!;

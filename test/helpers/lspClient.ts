@@ -261,6 +261,20 @@ export class TestClient {
   }
 }
 
+/**
+ * `before` with every TextEdit of `edit` applied (documentChanges or changes, the documents taken
+ * together: the callers edit one file), positions read in `encoding`; independent of the server.
+ */
+export function applyWorkspaceEdit(before: string, edit: any, encoding: Encoding): string {
+  const edits: TextEdit[] = edit.documentChanges ? edit.documentChanges.flatMap((c: any) => c.edits ?? []) : Object.values(edit.changes ?? {}).flat();
+  const spans = edits
+    .map((e) => ({ start: toOffset(before, e.range.start, encoding), end: toOffset(before, e.range.end, encoding), text: e.newText }))
+    .sort((a, b) => b.start - a.start);
+  let out = before;
+  for (const s of spans) out = out.slice(0, s.start) + s.text + out.slice(s.end);
+  return out;
+}
+
 /** UTF-16 offset -> LSP position in `encoding` (independent of the server's implementation). */
 export function toPosition(text: string, offset: number, encoding: Encoding): { line: number; character: number } {
   let line = 0;

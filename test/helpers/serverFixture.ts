@@ -1,7 +1,8 @@
-// Per-test set-up for stdio server tests: temp workspaces and started clients registered for
-// clean-up after each test (clients shut down first, then folders removed).
-import { afterEach } from 'vitest';
-import { TestClient, type ClientOptions } from './lspClient.js';
+// Set-up for stdio server tests: temp workspaces and started clients registered for clean-up after
+// each test (clients shut down first, then folders removed), or one client per position encoding
+// kept for a whole file.
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient, type ClientOptions, type Encoding } from './lspClient.js';
 import { tempWorkspace, type TempWorkspace } from './tempWorkspace.js';
 
 export function serverFixture() {
@@ -24,4 +25,24 @@ export function serverFixture() {
       return client;
     },
   };
+}
+
+/**
+ * One client per position encoding (Helix utf-8, VS Code utf-16, lsp-mode utf-32) on one empty
+ * temp workspace, started before the file's tests and shut down after them.
+ */
+export function clientsPerEncoding(): { clients: Record<Encoding, TestClient>; workspace(): TempWorkspace } {
+  let ws: TempWorkspace | undefined;
+  const clients = {} as Record<Encoding, TestClient>;
+  beforeAll(async () => {
+    ws = tempWorkspace({});
+    clients['utf-8'] = await TestClient.start({ root: ws.root, capabilities: CAPS_HELIX });
+    clients['utf-16'] = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE });
+    clients['utf-32'] = await TestClient.start({ root: ws.root, capabilities: CAPS_LSPMODE_8, clientName: 'emacs' });
+  });
+  afterAll(async () => {
+    for (const c of Object.values(clients)) await c.shutdown();
+    ws?.cleanup();
+  });
+  return { clients, workspace: () => ws! };
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { CAPS_HELIX, TestClient, toOffset, type Encoding } from '../helpers/lspClient.js';
+import { applyWorkspaceEdit, CAPS_HELIX, TestClient } from '../helpers/lspClient.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { report, size, FULL } from './budget.js';
 
@@ -39,15 +39,6 @@ function decode(spec: FileSpec, bytes: Buffer): { text: string; bomOk: boolean }
   return { text: bytes.subarray(hasBom ? 3 : 0).toString('utf8'), bomOk: hasBom === spec.bom };
 }
 
-function applyEdit(before: string, edit: any, encoding: Encoding): string {
-  const edits = edit.documentChanges ? edit.documentChanges.flatMap((c: any) => c.edits ?? []) : Object.values(edit.changes ?? {}).flat();
-  const spans = edits
-    .map((e: any) => ({ s: toOffset(before, e.range.start, encoding), e: toOffset(before, e.range.end, encoding), t: e.newText }))
-    .sort((a: any, b: any) => b.s - a.s);
-  let out = before;
-  for (const x of spans) out = out.slice(0, x.s) + x.t + out.slice(x.e);
-  return out;
-}
 
 /** A character boundary in `text` at or before `i`: never inside a surrogate pair or a CRLF. */
 function boundary(text: string, i: number): number {
@@ -140,7 +131,7 @@ describe('random edit sequences', () => {
           return;
         }
         if (planned.replacements === 0) return;
-        const expected = applyEdit(before, planned.edit, client.encoding);
+        const expected = applyWorkspaceEdit(before, planned.edit, client.encoding);
         await client.exec(cmd, args);
         stats.applied++;
         const actual = spec.open ? client.bufferText(spec.rel)! : decode(spec, readFileSync(ws.file(spec.rel))).text;

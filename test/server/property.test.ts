@@ -1,38 +1,17 @@
 // Property over the real server: for random texts (CRLF, lone CR, BOM, emoji, CJK, combining
 // marks) and random edits, the WorkspaceEdit editls returns, applied by a client in utf-8, utf-16
 // or utf-32, equals the text editls then writes to disk — endings and BOM preserved.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient, toOffset, type Encoding } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { applyWorkspaceEdit, toOffset } from '../helpers/lspClient.js';
+import { clientsPerEncoding } from '../helpers/serverFixture.js';
 
 const token = fc.constantFrom('a', 'b', 'x', ' ', '\t', '\n', '\r\n', '\r', 'é', '😀', '中', '𠀀', 'e\u0301', '👨‍👩‍👧', '$&', '$1');
 const text = fc.array(token, { minLength: 1, maxLength: 40 }).map((t) => t.join(''));
 
-let ws: TempWorkspace;
-const clients: Record<Encoding, TestClient> = {} as never;
+const { clients, workspace } = clientsPerEncoding();
 
-beforeAll(async () => {
-  ws = tempWorkspace({});
-  clients['utf-8'] = await TestClient.start({ root: ws.root, capabilities: CAPS_HELIX });
-  clients['utf-16'] = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE });
-  clients['utf-32'] = await TestClient.start({ root: ws.root, capabilities: CAPS_LSPMODE_8, clientName: 'emacs' });
-});
-afterAll(async () => {
-  for (const c of Object.values(clients)) await c.shutdown();
-  ws.cleanup();
-});
-
-function applyWorkspaceEdit(before: string, edit: any, encoding: Encoding): string {
-  const edits = edit.documentChanges.flatMap((c: any) => c.edits ?? []);
-  const spans = edits
-    .map((e: any) => ({ start: toOffset(before, e.range.start, encoding), end: toOffset(before, e.range.end, encoding), text: e.newText }))
-    .sort((a: any, b: any) => b.start - a.start);
-  let out = before;
-  for (const s of spans) out = out.slice(0, s.start) + s.text + out.slice(s.end);
-  return out;
-}
 
 describe('property: WorkspaceEdit applied by the client == text written to disk', () => {
   for (const encoding of ['utf-8', 'utf-16', 'utf-32'] as const) {
@@ -44,7 +23,7 @@ describe('property: WorkspaceEdit applied by the client == text written to disk'
         fc.asyncProperty(text, fc.boolean(), fc.nat(), fc.nat(8), text, fc.boolean(), async (body, bom, startSeed, lenSeed, replacement, useStrReplace) => {
           const rel = `p-${encoding}-${run++}.txt`;
           const bytes = Buffer.from((bom ? '\uFEFF' : '') + body, 'utf8');
-          writeFileSync(ws.file(rel), bytes);
+          writeFileSync(workspace().file(rel), bytes);
           // pick an old_string: a slice of the normalised text that occurs exactly once
           const norm = body.replace(/\r\n?/g, '\n');
           const chars = [...norm];
@@ -61,7 +40,7 @@ describe('property: WorkspaceEdit applied by the client == text written to disk'
           const preview = await client.exec(command, { ...args, apply: 'preview' });
           const viaClient = applyWorkspaceEdit(body, preview.edit, encoding);
           await client.exec(command, args);
-          const disk = readFileSync(ws.file(rel));
+          const disk = readFileSync(workspace().file(rel));
           expect(disk.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(bom);
           const diskText = disk.toString('utf8').replace(/^\uFEFF/, '');
           expect(diskText).toBe(viaClient);

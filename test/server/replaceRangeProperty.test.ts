@@ -2,40 +2,19 @@
 // random valid ranges, the WorkspaceEdit editls.replaceRange and editls.searchAndReplace return in a
 // preview, applied by a client in utf-8, utf-16 or utf-32, reproduces what they report (ranges, the
 // meaning on the \n view) and what they then write to disk.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient, toOffset, type Encoding } from '../helpers/lspClient.js';
-import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { applyWorkspaceEdit } from '../helpers/lspClient.js';
+import { clientsPerEncoding } from '../helpers/serverFixture.js';
 
 const token = fc.constantFrom('a', 'b', ' ', '\t', '\n', '\r\n', '\r', 'é', '😀', '中', '𠀀', '👨‍👩‍👧', 'e\u0301');
 const bodyArb = fc.array(token, { minLength: 1, maxLength: 30 }).map((t) => t.join(''));
 const patternArb = fc.constantFrom('a', 'b+', '(a)(\\s)', '^\\S', '\\S$', '😀|中', '\\n', '(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])');
 const replacementArb = fc.array(fc.constantFrom('x', '\n', '\r\n', '😀', '$&', '$1', ''), { maxLength: 3 }).map((t) => t.join(''));
 
-let ws: TempWorkspace;
-const clients: Record<Encoding, TestClient> = {} as never;
+const { clients, workspace } = clientsPerEncoding();
 
-beforeAll(async () => {
-  ws = tempWorkspace({});
-  clients['utf-8'] = await TestClient.start({ root: ws.root, capabilities: CAPS_HELIX });
-  clients['utf-16'] = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE });
-  clients['utf-32'] = await TestClient.start({ root: ws.root, capabilities: CAPS_LSPMODE_8, clientName: 'emacs' });
-});
-afterAll(async () => {
-  for (const c of Object.values(clients)) await c.shutdown();
-  ws.cleanup();
-});
-
-function applyWorkspaceEdit(before: string, edit: any, encoding: Encoding): string {
-  const edits = (edit.documentChanges ?? []).flatMap((c: any) => c.edits ?? []);
-  const spans = edits
-    .map((e: any) => ({ start: toOffset(before, e.range.start, encoding), end: toOffset(before, e.range.end, encoding), text: e.newText }))
-    .sort((a: any, b: any) => b.start - a.start);
-  let out = before;
-  for (const s of spans) out = out.slice(0, s.start) + s.text + out.slice(s.end);
-  return out;
-}
 
 /** 1-based line and UTF-16 column of `offset` in a BOM-less text. */
 function lineCol(text: string, offset: number): [number, number] {
@@ -63,7 +42,7 @@ function boundaries(text: string): number[] {
 }
 
 function diskText(rel: string, bom: boolean): string {
-  const disk = readFileSync(ws.file(rel));
+  const disk = readFileSync(workspace().file(rel));
   expect(disk.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(bom);
   return disk.toString('utf8').replace(/^\uFEFF/, '');
 }
@@ -82,7 +61,7 @@ describe('property: the WorkspaceEdit reproduces the reported result in every en
           if (s >= e) return;
           executed++;
           const rel = `rr-${encoding}-${run++}.txt`;
-          writeFileSync(ws.file(rel), (bom ? '\uFEFF' : '') + body);
+          writeFileSync(workspace().file(rel), (bom ? '\uFEFF' : '') + body);
           const [startLine, startColumn] = lineCol(body, s);
           const [endLine, endColumn] = lineCol(body, e);
           const args = { filePath: rel, startLine, startColumn, endLine, endColumn, expectedText: body.slice(s, e), replacementText: replacement };
@@ -118,7 +97,7 @@ describe('property: the WorkspaceEdit reproduces the reported result in every en
           if (start > end || start > lines.length) return;
           executed++;
           const rel = `sar-${encoding}-${run++}.txt`;
-          writeFileSync(ws.file(rel), (bom ? '\uFEFF' : '') + body);
+          writeFileSync(workspace().file(rel), (bom ? '\uFEFF' : '') + body);
           const args = { path: rel, search: pattern, replace: replacement, use_regex: true, start_line: start, end_line: end };
           // What it means: String.replace on the scope of the normalised text.
           const from = lines.slice(0, start - 1).reduce((n, l) => n + l.length + 1, 0);

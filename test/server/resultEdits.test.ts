@@ -3,7 +3,7 @@
 // the editor always carry the full WorkspaceEdit — for every edit command (edit, strReplace,
 // searchAndReplace, applyPreview), on BOM + CRLF + mixed-ending text with emoji and no final newline.
 import { describe, expect, it } from 'vitest';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient, toOffset, type Encoding } from '../helpers/lspClient.js';
+import { applyWorkspaceEdit, CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
 
 const { cleanups, setup, start } = serverFixture();
@@ -21,15 +21,6 @@ function body(): string {
 /** What every command below makes of body(): each "target" becomes two lines broken with the dominant CRLF. */
 const expected = (text: string) => text.replaceAll('target', 'TAR\r\nGET');
 
-function applyWorkspaceEdit(before: string, edit: any, encoding: Encoding): string {
-  const edits = edit.documentChanges.flatMap((c: any) => c.edits ?? []);
-  const spans = edits
-    .map((e: any) => ({ start: toOffset(before, e.range.start, encoding), end: toOffset(before, e.range.end, encoding), text: e.newText }))
-    .sort((a: any, b: any) => b.start - a.start);
-  let out = before;
-  for (const s of spans) out = out.slice(0, s.start) + s.text + out.slice(s.end);
-  return out;
-}
 
 const textEdits = (edit: any): number => edit.documentChanges.reduce((n: number, c: any) => n + (c.edits?.length ?? 0), 0);
 

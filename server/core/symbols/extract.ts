@@ -83,33 +83,23 @@ export class FileExtractor {
     // ripgrep already replaced such lines with a notice: `--max-columns` counts the line break too.
     if (!this.prefiltered && text.length >= MAX_LINE_BYTES / 3 && utf8Length(text) >= MAX_LINE_BYTES) return;
     if (!this.prefiltered && !PREFILTER_JS.test(text)) return;
-    // One regex with every rule as an alternative finds the first rule whose pattern fits; only
-    // when that rule's other conditions refuse the line are the later rules tried one by one.
-    const matcher = this.matcher;
-    const m = matcher.combined.exec(text);
-    if (m === null) return;
-    // The matched alternative is the rule owning the first group that took part (every rule has
-    // a name or an owner group that does).
-    let g = 1;
-    while (m[g] === undefined) g++;
-    let i = matcher.ruleAt[g]!;
-    const indent = indentOf(text, 0);
-    if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length, line, indent)) return;
-    this.laterRules(i + 1, line, text, indent);
+    this.addLineIn(line, text, 0, text.length);
   }
 
   /**
    * addLine for the line `s.slice(from, to)` of a larger string (a chunk of ripgrep's output, its
-   * lines prefiltered), without making that string: a sticky copy of the rules' regex runs at
-   * `from`. The index build's path; the line becomes a string only when a rule's other conditions
-   * refuse it.
+   * lines prefiltered) without making that string: the index build's path. One regex with every
+   * rule as an alternative finds the first rule whose pattern fits at `from`; only when that rule's
+   * other conditions refuse the line does it become a string, for the later rules one by one.
    */
   addLineIn(line: number, s: string, from: number, to: number): void {
     const matcher = this.matcher;
-    const sticky = matcher.sticky;
-    sticky.lastIndex = from;
-    const m = sticky.exec(s);
+    const combined = matcher.combined;
+    combined.lastIndex = from;
+    const m = combined.exec(s);
     if (m === null) return;
+    // The matched alternative is the rule owning the first group that took part (every rule has
+    // a name or an owner group that does).
     let g = 1;
     while (m[g] === undefined) g++;
     const i = matcher.ruleAt[g]!;
@@ -230,9 +220,11 @@ interface CompiledRule {
 
 interface Matcher {
   rules: readonly CompiledRule[];
+  /**
+   * The rules as ordered alternatives, for a line that starts at `lastIndex` in a larger string:
+   * sticky, `$` before the line's `\n` or `\r\n`, no negated class crossing a line break.
+   */
   combined: RegExp;
-  /** `combined` for a line inside a larger string: sticky at the line's start, `$` at its end (multiline), no negated class crossing a line break. */
-  sticky: RegExp;
   /** Per rule: the capture group numbers of its `name` and `owner` in `combined` (a never-set group when it has none). */
   nameGroup: Int32Array;
   ownerGroup: Int32Array;
@@ -314,18 +306,26 @@ function matcherOf(language: Language): Matcher {
   // `(?![ \t])` after the indentation: giving back a blank cannot help an alternative (none starts
   // with one), so a line that fits no rule fails at once instead of once per shorter indentation.
   const body = `[ \\t]*(?![ \\t])(?:${parts.join('|')}|(?!)())`;
-  m = { rules, combined: new RegExp(`^${body}`), sticky: new RegExp(withinLine(body), 'ym'), nameGroup, ownerGroup, ruleAt };
+  m = { rules, combined: new RegExp(withinLine(body), 'y'), nameGroup, ownerGroup, ruleAt };
   matchers.set(language, m);
   return m;
 }
 
-/** A regex source with `\n` added to every negated class, so that a match stays within one line of a larger string. */
+/**
+ * A regex source made to match inside one line of a larger string: `\n` added to every negated
+ * class, and `$` (the end of a line string) read as the end of the line, before `\r\n`, `\n` or
+ * the end of the string. A lone `\r` inside a line stays an ordinary character, as it is in the
+ * line as a string of its own.
+ */
 function withinLine(source: string): string {
   let out = '';
   let from = 0;
   for (let i = 0; i < source.length; i++) {
     if (source[i] === '\\') {
       i++;
+    } else if (source[i] === '$') {
+      out += `${source.slice(from, i)}(?=\\r?\\n|$)`;
+      from = i + 1;
     } else if (source[i] === '[') {
       const end = classEnd(source, i);
       if (source[i + 1] === '^') {
