@@ -42,6 +42,7 @@ import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
 import { ProgressReporter } from './workspace/progress.js';
 import { SymbolIndex } from './workspace/symbolIndex.js';
+import { UndoJournal } from './workspace/undoJournal.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -79,6 +80,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   documents.store.onDidSave((e) => symbols.fileSaved(e.document.uri));
   documents.store.onDidClose((e) => symbols.bufferClosed(e.document.uri));
   let watchFiles = false;
+  const journal = new UndoJournal(() => settings.undoDepth);
 
   const applySettings = (raw: unknown, base: Settings) => {
     const merged = mergeSettings(base, raw);
@@ -101,6 +103,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     previews,
     progress,
     symbols,
+    journal,
   });
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {

@@ -25,6 +25,8 @@ export const SETTINGS_DEFAULTS = {
   /** Edit results: a change written to disk with more TextEdits than this gets `editOmitted` instead of its
    *  WorkspaceEdit (previews and editor edits always carry the full edit). */
   maxResultEdits: 1000,
+  /** editls.undo: how many editls changes per file the in-memory journal keeps. */
+  undoDepth: 20,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -40,6 +42,7 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   applyConfirmTimeoutMs: z.number().int().min(0).max(60_000),
   maxSymbols: z.number().int().min(1).max(100_000),
   maxResultEdits: z.number().int().min(0).max(2 ** 31 - 1),
+  undoDepth: z.number().int().min(0).max(1000),
 };
 
 /**

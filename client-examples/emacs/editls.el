@@ -11,6 +11,8 @@
 ;;   M-x editls-replace         replace in the current file (active region = those lines only)
 ;;   M-x editls-apply-preview   apply the latest preview (or C-u: ask for its id)
 ;;   M-x editls-discard-preview
+;;   M-x editls-undo            revert the last editls change to this file (C-u: the last editls
+;;                              command, whatever file it changed)
 ;; Previews also show as hint diagnostics with "editls: apply previewed edit ..." code actions:
 ;; M-x eglot-code-actions / eglot-code-action-rewrite, or lsp-execute-code-action.
 ;; From Lisp: (editls-execute "editls.edit" '(:file_path "a.txt" :old_string "a" :new_string "b"))
@@ -160,6 +162,12 @@ With an active region, only in the region's lines."
   "Discard preview ID (default: the latest)."
   (interactive (list (if current-prefix-arg (read-string "previewId: ") editls-last-preview)))
   (if id (editls--report "editls.discardPreview" (list :id id)) (user-error "editls: no pending preview")))
+
+(defun editls-undo (&optional any-file)
+  "Revert the last editls change to the current file.
+With ANY-FILE (\\[universal-argument]), revert the last editls command, whatever file it changed."
+  (interactive "P")
+  (editls--report "editls.undo" (if any-file (make-hash-table) (list :path (buffer-file-name)))))
 
 (provide 'editls)
 ;;; editls.el ends here

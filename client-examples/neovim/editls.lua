@@ -16,6 +16,9 @@
 --   :EditlsSymbols [query]   workspace symbols into the quickfix list
 --   :EditlsApplyPreview [id] apply the pending preview (default: the latest one)
 --   :EditlsDiscardPreview [id]
+--   :EditlsUndo              revert the last editls change to the current file (also one written to
+--                            disk while the file was closed); :EditlsUndo! reverts the last editls
+--                            command, whatever file it changed
 -- Previews also show as hint diagnostics with "editls: apply previewed edit …" / "discard" code
 -- actions (vim.lsp.buf.code_action(), `gra` on 0.11), next to the no-input actions (trailing
 -- whitespace, mixed line endings). One `u` undoes one editls command.
@@ -189,6 +192,16 @@ local function preview_command(command)
   end
 end
 
+local function undo_last(opts)
+  local bufnr = vim.api.nvim_get_current_buf()
+  if opts.bang then
+    M.exec('editls.undo', vim.empty_dict(), nil, bufnr)
+    return
+  end
+  local path = buffer_path(bufnr)
+  if path then M.exec('editls.undo', { path = path }, nil, bufnr) end
+end
+
 local function define_commands()
   local cmd = vim.api.nvim_create_user_command
   cmd('EditlsReplace', replace_in_file, { range = true, desc = 'editls: replace in the current file' })
@@ -197,6 +210,7 @@ local function define_commands()
   cmd('EditlsSymbols', function(opts) vim.lsp.buf.workspace_symbol(opts.args ~= '' and opts.args or nil) end, { nargs = '?', desc = 'editls: workspace symbols' })
   cmd('EditlsApplyPreview', preview_command('editls.applyPreview'), { nargs = '?', desc = 'editls: apply the pending preview' })
   cmd('EditlsDiscardPreview', preview_command('editls.discardPreview'), { nargs = '?', desc = 'editls: discard the pending preview' })
+  cmd('EditlsUndo', undo_last, { bang = true, desc = 'editls: undo the last editls change to this file (! = the last editls command)' })
 end
 
 --- Starts (or reuses) the editls client for the buffer's workspace and attaches it (0.7-0.10).

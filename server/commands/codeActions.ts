@@ -1,5 +1,5 @@
 // The code actions editls offers on a document: apply / discard each pending preview touching it,
-// apply all of them, and the no-input edits (trailing whitespace in the selection or the file,
+// apply all of them, undo of the last editls change, and the no-input edits (trailing whitespace in the selection or the file,
 // mixed line endings). Each offer runs an editls command, so it is computed and applied like one.
 import { countTrailingWhitespace, endingName, lineEndingStats } from '../core/edits/whitespace.js';
 import type { ActionOffer } from '../protocol/previewProto.js';
@@ -33,6 +33,12 @@ export async function codeActionOffers(ctx: Context, uri: string, lines: { start
   const snapshot = await ctx.snapshot(resolved);
   if (snapshot.ok && snapshot.source !== 'missing') {
     const text = snapshot.text;
+    // Undo is offered only while it would work: the document still holds what editls left.
+    const last = ctx.journal.latest(resolved.absPath);
+    const mine = last?.files.find((f) => f.absPath === resolved.absPath);
+    if (last && mine && ctx.journal.holdsWhatEditlsLeft(mine, text)) {
+      offers.push({ title: `editls: undo last editls change (${last.command})`, kind: 'refactor.rewrite', command: 'editls.undo', args: { path: uri } });
+    }
     if (lines !== undefined && countTrailingWhitespace(text, lines) > 0) {
       const span = lines.start === lines.end ? `line ${lines.start}` : `lines ${lines.start}-${lines.end}`;
       offers.push({

@@ -66,7 +66,12 @@ export interface Context {
   snapshot(resolved: ResolvedPath): Promise<Result<Snapshot>>;
   /** Serialises commands touching the same files (keys are absolute paths). */
   withFiles<T>(absPaths: readonly string[], fn: () => Promise<T>): Promise<T>;
-  apply(changes: readonly PlannedChange[], mode: ApplyMode, options: { confirm: boolean; label: string }): Promise<Result<ApplyOutcome>>;
+  /** Carries changes out; an applied (non-preview) command is recorded in the undo journal unless `record` is false. */
+  apply(changes: readonly PlannedChange[], mode: ApplyMode, options: { confirm: boolean; label: string; record?: boolean }): Promise<Result<ApplyOutcome>>;
+  /** The undo journal (editls.undo): what editls left in each file and how to restore what it replaced. */
+  readonly journal: UndoJournalView;
+  /** Deletes a file editls created, if it is closed and still holds exactly what editls wrote (editls.undo of a create). */
+  removeCreatedFile(resolved: ResolvedPath, file: JournalFile): Promise<Result<{}>>;
   log(message: string): void;
   /** A one-line summary for the user (window/showMessage when `summary` is "message", else the log); errors show as errors. */
   summarize(message: string, level?: 'info' | 'error'): void;
@@ -82,6 +87,39 @@ export interface Context {
   startProgress(title: string, options?: { delayMs?: number }): ProgressHandle;
   /** workspace/symbol: ranked definitions from the symbol index, capped at `maxSymbols`; `cancelled` on $/cancelRequest. */
   searchSymbols(query: string): Promise<Result<{ symbols: SymbolHit[] }>>;
+}
+
+/** One file's part of a journal entry. */
+export interface JournalFile {
+  absPath: string;
+  relPath: string;
+  uri: string;
+  /** SHA-256 (of its UTF-8 form) and length (UTF-16 units) of the BOM-less text editls left. */
+  afterDigest: string;
+  afterLength: number;
+  /** Edits against that text that restore what the change replaced (empty for a created file). */
+  inverse: SpanEdit[];
+  created: boolean;
+}
+
+/** One applied command in the undo journal. */
+export interface JournalEntry {
+  seq: number;
+  /** The command's label, e.g. "editls.edit src/a.ts". */
+  command: string;
+  files: JournalFile[];
+}
+
+/** Implemented in server/workspace/undoJournal.ts. */
+export interface UndoJournalView {
+  /** The most recent entry touching `absPath`, or the most recent of all. */
+  latest(absPath?: string): JournalEntry | undefined;
+  /** Forgets these files of the entry (they were undone). */
+  forget(seq: number, absPaths: readonly string[]): void;
+  /** How many changes to the file can still be undone. */
+  depthOf(absPath: string): number;
+  /** Whether `text` is exactly what editls left in the file. */
+  holdsWhatEditlsLeft(file: JournalFile, text: string): boolean;
 }
 
 /** A preview remembered under an id: the planned changes exactly as computed, re-checked before applying. */

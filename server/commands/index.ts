@@ -9,6 +9,8 @@ import { applyPreviewCommand } from './applyPreview.js';
 import { discardPreviewCommand } from './discardPreview.js';
 import { normalizeLineEndingsCommand, trimTrailingWhitespaceCommand } from './whitespace.js';
 import { searchFilesCommand } from './searchFiles.js';
+import { insertCommand } from './insert.js';
+import { undoCommand } from './undo.js';
 
 export const COMMANDS: readonly CommandDefinition[] = [
   editCommand as unknown as CommandDefinition,
@@ -16,6 +18,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   proposeStrReplaceCommand as unknown as CommandDefinition,
   searchAndReplaceCommand as unknown as CommandDefinition,
   replaceRangeCommand as unknown as CommandDefinition,
+  insertCommand as unknown as CommandDefinition,
+  undoCommand as unknown as CommandDefinition,
   applyPreviewCommand as unknown as CommandDefinition,
   discardPreviewCommand as unknown as CommandDefinition,
   trimTrailingWhitespaceCommand as unknown as CommandDefinition,

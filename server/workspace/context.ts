@@ -3,7 +3,7 @@
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import type { Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
-import type { ApplyMode, Context, PlannedChange, Snapshot } from '../commands/context.js';
+import type { ApplyMode, Context, JournalFile, PlannedChange, Snapshot } from '../commands/context.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import type { Settings } from '../settings.js';
 import { applyChanges } from './applyEdits.js';
@@ -17,6 +17,8 @@ import type { ProgressReporter } from './progress.js';
 import { searchFiles } from './ripgrepSearch.js';
 import type { SymbolIndex } from './symbolIndex.js';
 import { fail } from '../core/result.js';
+import { unlink } from 'node:fs/promises';
+import type { UndoJournal } from './undoJournal.js';
 
 export interface ServerState {
   folders: string[];
@@ -31,6 +33,7 @@ export interface ServerState {
   previews: Previews;
   progress: ProgressReporter;
   symbols: SymbolIndex;
+  journal: UndoJournal;
 }
 
 export interface RequestInfo {
@@ -56,9 +59,27 @@ export function createContext(state: ServerState, request: RequestInfo): Context
         options,
       );
       // Previews computed on these files are out of date once editls changed them.
-      if (outcome.ok && mode !== 'preview') state.previews.filesChanged(changes.map((c) => c.snapshot.resolved.absPath));
+      if (outcome.ok && mode !== 'preview') {
+        state.previews.filesChanged(changes.map((c) => c.snapshot.resolved.absPath));
+        if (options.record !== false) {
+          state.journal.record(
+            options.label,
+            changes.map((c) => ({
+              absPath: c.snapshot.resolved.absPath,
+              relPath: c.snapshot.resolved.relPath,
+              uri: c.snapshot.uri,
+              before: c.created ? '' : c.snapshot.text,
+              edits: c.edits,
+              after: c.newText,
+              created: c.created,
+            })),
+          );
+        }
+      }
       return outcome;
     },
+    journal: state.journal,
+    removeCreatedFile: (resolved, file) => removeCreatedFile(state, resolved, file),
     log: state.log,
     summarize: (message, level = 'info') => (settings.summary === 'message' ? state.showMessage(message, level) : state.log(message)),
     previews: state.previews,
@@ -90,3 +111,21 @@ async function snapshotOf(state: ServerState, resolved: ResolvedPath): Promise<R
   return { ok: true, resolved, source: 'disk', text: disk.text, version: null, uri: resolved.uri, disk };
 }
 
+
+/** editls.undo of a create: the file goes only if it is closed and still holds exactly what editls wrote. */
+async function removeCreatedFile(state: ServerState, resolved: ResolvedPath, file: JournalFile): Promise<Result<{}>> {
+  if (state.documents.getByPath(resolved.absPath) ?? state.documents.get(resolved.uri)) {
+    return fail('apply_rejected', `${resolved.relPath} was created by editls and is open in the editor; close it (or delete it there) to undo its creation`);
+  }
+  const disk = await readTextFile(resolved.absPath, resolved.relPath, state.settings.maxFileSize);
+  if (!disk.ok) return disk.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was already deleted; nothing to undo`) : disk;
+  if (disk.bom || !state.journal.holdsWhatEditlsLeft(file, disk.text)) {
+    return fail('stale', `${resolved.relPath} changed since editls created it; undoing the creation would lose those changes, so nothing was changed`);
+  }
+  try {
+    await unlink(resolved.absPath);
+  } catch (error) {
+    return fail('io_error', `cannot delete ${resolved.relPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return { ok: true };
+}

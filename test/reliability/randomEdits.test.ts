@@ -56,6 +56,9 @@ function lineCol(text: string, offset: number): { line: number; col: number } {
 let ws: TempWorkspace;
 let client: TestClient;
 const current = new Map<string, string>();
+/** Per file, the bytes (closed files) or text (open buffers) before each applied change, newest last: what undo must restore. */
+const history = new Map<string, (string | Buffer)[]>();
+const UNDO_DEPTH = 20;
 
 beforeAll(async () => {
   ws = tempWorkspace({});
@@ -75,9 +78,10 @@ afterAll(async () => {
 describe('random edit sequences', () => {
   it('WorkspaceEdit applied by the client == buffer / disk text, endings, BOM and encoding kept', async () => {
     const served = client.initializeResult.capabilities.executeCommandProvider?.commands ?? [];
-    const commands = ['editls.edit', 'editls.strReplace', 'editls.searchAndReplace', 'editls.replaceRange'].filter((c) => served.includes(c));
+    const commands = ['editls.edit', 'editls.strReplace', 'editls.searchAndReplace', 'editls.replaceRange', 'editls.insert', 'editls.undo'].filter((c) => served.includes(c));
     const steps = size(10_000, 250);
-    const stats = { steps: 0, applied: 0, expectedFailures: 0, mismatches: 0, endingLost: 0, bomOrEncodingLost: 0, unexpectedErrors: 0 };
+    const stats = { steps: 0, applied: 0, expectedFailures: 0, mismatches: 0, endingLost: 0, bomOrEncodingLost: 0, unexpectedErrors: 0, undone: 0, undoNotExact: 0 };
+    const state = (spec: FileSpec): string | Buffer => (spec.open ? client.bufferText(spec.rel)! : readFileSync(ws.file(spec.rel)));
     const byCommand: Record<string, number> = {};
     const problems: string[] = [];
     const step = fc.record({ file: fc.nat(), command: fc.nat(), a: fc.nat(), b: fc.nat(40), text: fc.array(fc.constantFrom(...WORDS, '\n', ' ', 'q'), { maxLength: 4 }).map((w) => w.join('')) });
@@ -98,7 +102,37 @@ describe('random edit sequences', () => {
         if (before.length > 4000) text = [...text].slice(0, 1).join('');
         let args: Record<string, unknown>;
         let preview: Record<string, unknown>;
-        if (cmd === 'editls.edit') {
+        const past = history.get(spec.rel) ?? [];
+        if (cmd === 'editls.undo') {
+          // Undo must give back exactly the bytes (or buffer text) before the file's last change.
+          stats.steps++;
+          byCommand[cmd] = (byCommand[cmd] ?? 0) + 1;
+          try {
+            await client.exec(cmd, { path: spec.rel });
+          } catch (e: any) {
+            if (e?.data?.kind === 'no_change' && past.length === 0) stats.expectedFailures++;
+            else {
+              stats.unexpectedErrors++;
+              problems.push(`undo on ${spec.rel}: ${e?.data?.kind} ${e?.message}`);
+            }
+            return;
+          }
+          const want = past.pop();
+          const now = state(spec);
+          if (want === undefined || (Buffer.isBuffer(want) ? !Buffer.isBuffer(now) || !want.equals(now) : want !== now)) {
+            stats.undoNotExact++;
+            problems.push(`undo on ${spec.rel} did not restore the prior ${spec.open ? 'text' : 'bytes'}`);
+          }
+          stats.undone++;
+          stats.applied++;
+          current.set(spec.rel, spec.open ? (now as string) : decode(spec, now as Buffer).text);
+          return;
+        }
+        if (cmd === 'editls.insert') {
+          const lines = norm === '' ? 0 : norm.split('\n').length - (norm.endsWith('\n') ? 1 : 0);
+          args = { path: spec.rel, insert_line: b % (lines + 1), new_str: text === '' ? 'q' : text };
+          preview = { apply: 'preview' };
+        } else if (cmd === 'editls.edit') {
           args = { file_path: spec.rel, old_string: sliceNorm, new_string: text, replace_all: a % 7 !== 0 };
           preview = { apply: 'preview' };
         } else if (cmd === 'editls.strReplace') {
@@ -132,7 +166,11 @@ describe('random edit sequences', () => {
         }
         if (planned.replacements === 0) return;
         const expected = applyWorkspaceEdit(before, planned.edit, client.encoding);
+        const prior = state(spec);
         await client.exec(cmd, args);
+        past.push(prior);
+        if (past.length > UNDO_DEPTH) past.shift();
+        history.set(spec.rel, past);
         stats.applied++;
         const actual = spec.open ? client.bufferText(spec.rel)! : decode(spec, readFileSync(ws.file(spec.rel))).text;
         if (!spec.open && !decode(spec, readFileSync(ws.file(spec.rel))).bomOk) stats.bomOrEncodingLost++;
@@ -153,7 +191,8 @@ describe('random edit sequences', () => {
     );
     report('random edit sequences', { ...stats, ...Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k.replace('editls.', ''), v])) });
     expect(problems.slice(0, 5)).toEqual([]);
-    expect(stats.mismatches + stats.endingLost + stats.bomOrEncodingLost).toBe(0);
+    expect(stats.mismatches + stats.endingLost + stats.bomOrEncodingLost + stats.undoNotExact).toBe(0);
+    expect(stats.undone).toBeGreaterThan(0);
     expect(stats.applied).toBe(steps);
   }, 600_000);
 });

@@ -1,0 +1,76 @@
+// The undo journal: inverse edits restore the text before any set of span edits (property), a
+// multi-file command is one entry whose files can be undone together or one by one, and undoDepth
+// keeps at most that many changes per file (the oldest go).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
+import { inverseEdits, UndoJournal, type RecordedChange } from '../../server/workspace/undoJournal.js';
+
+function change(absPath: string, before: string, edits: SpanEdit[], created = false): RecordedChange {
+  return { absPath, relPath: absPath.slice(1), uri: `file://${absPath}`, before, edits, after: applySpanEdits(before, edits), created };
+}
+
+describe('inverseEdits', () => {
+  it('turns the edited text back into the original, for any sorted non-overlapping edits', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', '\r', '\n', 'é', '😀', '\uFEFF'), maxLength: 40 });
+    fc.assert(
+      fc.property(text, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 5 })), { maxLength: 6 }), (before, raw) => {
+        const cuts = raw.flatMap(([a, b]) => [a % (before.length + 1), b % (before.length + 1)]).sort((x, y) => x - y);
+        const edits: SpanEdit[] = [];
+        for (let i = 0; i + 1 < cuts.length; i += 2) {
+          if (edits.length > 0 && cuts[i]! < edits[edits.length - 1]!.end) continue;
+          edits.push({ start: cuts[i]!, end: cuts[i + 1]!, newText: raw[i / 2]![2] });
+        }
+        const after = applySpanEdits(before, edits);
+        expect(applySpanEdits(after, inverseEdits(before, edits))).toBe(before);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('UndoJournal', () => {
+  it('a multi-file command is one entry; its files undo together or one at a time', () => {
+    const j = new UndoJournal(() => 20);
+    j.record('cmd1', [change('/a', 'a', [{ start: 0, end: 1, newText: 'A' }]), change('/b', 'b', [{ start: 0, end: 1, newText: 'B' }])]);
+    j.record('cmd2', [change('/a', 'A', [{ start: 0, end: 1, newText: 'AA' }])]);
+    expect(j.latest()?.command).toBe('cmd2');
+    expect(j.latest('/b')?.command).toBe('cmd1');
+    const e1 = j.latest('/b')!;
+    j.forget(e1.seq, ['/b']);
+    expect(j.latest('/b')).toBeUndefined();
+    expect(j.depthOf('/a')).toBe(2);
+    const e2 = j.latest()!;
+    expect(j.holdsWhatEditlsLeft(e2.files[0]!, 'AA')).toBe(true);
+    expect(j.holdsWhatEditlsLeft(e2.files[0]!, 'Aa')).toBe(false);
+    j.forget(e2.seq, ['/a']);
+    expect(j.latest()?.command).toBe('cmd1');
+    expect(j.latest()?.files.map((f) => f.absPath)).toEqual(['/a']);
+  });
+
+  it('keeps at most undoDepth changes per file, dropping the oldest', () => {
+    const j = new UndoJournal(() => 3);
+    let text = '';
+    for (let i = 0; i < 5; i++) {
+      j.record(`c${i}`, [change('/f', text, [{ start: text.length, end: text.length, newText: `${i}` }])]);
+      text += `${i}`;
+    }
+    j.record('other', [change('/g', '', [{ start: 0, end: 0, newText: 'g' }])]);
+    expect(j.depthOf('/f')).toBe(3);
+    expect(j.depthOf('/g')).toBe(1);
+    const seen: string[] = [];
+    for (let e = j.latest('/f'); e; e = j.latest('/f')) {
+      seen.push(e.command);
+      j.forget(e.seq, ['/f']);
+    }
+    expect(seen).toEqual(['c4', 'c3', 'c2']);
+  });
+
+  it('a change that changed nothing is not recorded; a creation is, with no inverse edits', () => {
+    const j = new UndoJournal(() => 20);
+    j.record('noop', [change('/n', 'x', [])]);
+    expect(j.latest()).toBeUndefined();
+    j.record('create', [change('/c', '', [{ start: 0, end: 0, newText: 'new' }], true)]);
+    expect(j.latest()?.files[0]).toMatchObject({ created: true, inverse: [], afterLength: 3 });
+  });
+});
