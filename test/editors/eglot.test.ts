@@ -41,6 +41,8 @@ describe('Emacs + Eglot 1.9 (headless)', () => {
       expect(o['s4.titles']).toEqual([
         `editls: apply previewed edit ${o['s4.previewId']} (editls.proposeStrReplace, 1 change in a.txt)`,
         `editls: discard previewed edit ${o['s4.previewId']}`,
+        // the buffer still holds what the last editls command left, so its undo is offered too
+        'editls: undo last editls change (editls.edit a.txt)',
       ]);
       expect(o['s4.buffer']).toBe('HELLO world\nsecond line TYPED\nxé😀 TARGET here\n');
       expect(o['s4.diagnostics_after']).toBe(0);
