@@ -60,7 +60,7 @@ export async function writeFileAtomic(
     succeeded = result.ok;
     return result;
   } finally {
-    if (succeeded) await folder.sync();
+    if (succeeded && options.exclusive) await folder.sync();
     await folder.close();
     if (!succeeded) await removeFolders(folder.created);
   }
@@ -142,6 +142,9 @@ async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, d
     if (!folder.stillAt()) return movedFolder(displayPath);
     await rename(tempPath, target);
     tempCreated = false;
+    // The folder fsync (durability) comes before the look at the replaced file: a writer that opened it
+    // just before the rename has that long to land its write where the look sees it.
+    await folder.sync();
 
     if (original && before) {
       // Writes through a descriptor opened before the rename land in the replaced file: look once more.
