@@ -103,7 +103,7 @@ async function snapshotOf(state: ServerState, resolved: ResolvedPath): Promise<R
   if (!resolved.exists) {
     return { ok: true, resolved, source: 'missing', text: '', version: null, uri: resolved.uri };
   }
-  const disk = await readTextFile(resolved.absPath, resolved.relPath, state.settings.maxFileSize);
+  const disk = await readTextFile(resolved.absPath, resolved.relPath, state.settings.maxFileSize, { confined: true });
   if (!disk.ok) {
     if (disk.kind === 'file_not_found') return { ok: true, resolved, source: 'missing', text: '', version: null, uri: resolved.uri };
     return disk;

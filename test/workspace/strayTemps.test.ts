@@ -17,11 +17,11 @@ function ws(): TempWorkspace {
     {
       '.gitignore': 'ignored/\n',
       'a.ts': 'kept',
-      [`${TEMP_PREFIX}999999-a.ts.0a1b2c`]: 'partial',
-      [`deep/er/${TEMP_PREFIX}999999-b.ts.0a1b2c`]: 'partial',
-      [`.hidden/${TEMP_PREFIX}999999-c.ts.0a1b2c`]: 'partial',
-      [`ignored/${TEMP_PREFIX}999999-d.ts.0a1b2c`]: 'partial',
-      [`${TEMP_PREFIX}${LIVE_PID}-e.ts.0a1b2c`]: 'being written',
+      [`${TEMP_PREFIX}999999-a.ts.0a1b2c3d4e5f`]: 'partial',
+      [`deep/er/${TEMP_PREFIX}999999-b.ts.0a1b2c3d4e5f`]: 'partial',
+      [`.hidden/${TEMP_PREFIX}999999-c.ts.0a1b2c3d4e5f`]: 'partial',
+      [`ignored/${TEMP_PREFIX}999999-d.ts.0a1b2c3d4e5f`]: 'partial',
+      [`${TEMP_PREFIX}${LIVE_PID}-e.ts.0a1b2c3d4e5f`]: 'being written',
     },
     'editls-stray-',
   );
@@ -32,14 +32,14 @@ function ws(): TempWorkspace {
 const isAlive = (pid: number) => pid === LIVE_PID;
 
 function left(w: TempWorkspace): string[] {
-  return [`${TEMP_PREFIX}999999-a.ts.0a1b2c`, `deep/er/${TEMP_PREFIX}999999-b.ts.0a1b2c`, `.hidden/${TEMP_PREFIX}999999-c.ts.0a1b2c`, `ignored/${TEMP_PREFIX}999999-d.ts.0a1b2c`, `${TEMP_PREFIX}${LIVE_PID}-e.ts.0a1b2c`].filter((rel) => existsSync(w.file(rel)));
+  return [`${TEMP_PREFIX}999999-a.ts.0a1b2c3d4e5f`, `deep/er/${TEMP_PREFIX}999999-b.ts.0a1b2c3d4e5f`, `.hidden/${TEMP_PREFIX}999999-c.ts.0a1b2c3d4e5f`, `ignored/${TEMP_PREFIX}999999-d.ts.0a1b2c3d4e5f`, `${TEMP_PREFIX}${LIVE_PID}-e.ts.0a1b2c3d4e5f`].filter((rel) => existsSync(w.file(rel)));
 }
 
 describe('sweepStrayTemps', () => {
   it('removes temp files anywhere in the tree (hidden and ignored folders too) unless their writer lives', async () => {
     const w = ws();
     expect(await sweepStrayTemps([w.root], isAlive)).toBe(4);
-    expect(left(w)).toEqual([`${TEMP_PREFIX}${LIVE_PID}-e.ts.0a1b2c`]);
+    expect(left(w)).toEqual([`${TEMP_PREFIX}${LIVE_PID}-e.ts.0a1b2c3d4e5f`]);
     expect(existsSync(w.file('a.ts'))).toBe(true);
   });
 
