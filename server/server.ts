@@ -153,9 +153,16 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     else applySettings(params.settings, settings);
   });
   const onFoldersChanged = (params: DidChangeWorkspaceFoldersParams) => {
-    // A removed folder is found by the path it was named by as well as by its (fixed) real path.
-    const removed = new Set(params.event.removed.flatMap((f) => { const n = folderPath(f); return n === undefined ? [] : [n.given, n.real]; }));
-    folders = folders.filter((f) => !removed.has(f) && !removed.has(namedAs.get(f) ?? f));
+    // A removed folder is found by the path it was named by (or its fixed real path); its real path
+    // now is used only when nothing matches so: a folder swapped for a link to another folder must
+    // not take that other one along.
+    for (const r of params.event.removed) {
+      const n = folderPath(r);
+      if (n === undefined) continue;
+      const named = folders.filter((f) => namedAs.get(f) === n.given || f === n.given);
+      const gone = new Set(named.length > 0 ? named : folders.filter((f) => f === n.real));
+      folders = folders.filter((f) => !gone.has(f));
+    }
     for (const f of params.event.added) {
       const n = folderPath(f);
       if (n !== undefined && !folders.includes(n.real)) {

@@ -125,6 +125,22 @@ describe('a workspace folder replaced by a symlink after initialize', () => {
   });
 });
 
+describe('removing a swapped folder', () => {
+  it('a folder swapped for a link to the other workspace folder, then removed, leaves the other folder in place', async () => {
+    const base = setup({ 'proj/a.ts': 'export const a = 1;\n', 'second/b.ts': 'export const b = 1;\n' });
+    const proj = base.file('proj');
+    const client = await TestClient.start({ root: proj, folders: [proj, base.file('second')] });
+    cleanups.push(() => client.shutdown());
+    renameSync(proj, base.file('proj.bak'));
+    symlinkSync(base.file('second'), proj, 'dir');
+    await client.conn.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [{ uri: pathToFileURL(proj).href, name: 'proj' }] } });
+    const r = await client.exec('editls.edit', { file_path: 'b.ts', old_string: 'b = 1', new_string: 'b = 2' });
+    expect(r.files[0].path).toBe('b.ts');
+    expect(base.read('second/b.ts')).toBe('export const b = 2;\n');
+    expect(client.logs).toContain(`workspace folders: ${base.file('second')}`);
+  });
+});
+
 describe('one file open under two URIs (through a symlinked path)', () => {
   for (const [kept, closed] of [
     ['link.ts', 'real.ts'],
