@@ -48,7 +48,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     encoding: state.encoding,
     signal: request.signal,
     ...(request.workDoneToken !== undefined ? { workDoneToken: request.workDoneToken } : {}),
-    resolvePath: (input) => resolveWorkspacePath(input, state.folders),
+    resolvePath: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders)),
     snapshot: (resolved) => snapshotOf(state, resolved),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
@@ -84,7 +84,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     summarize: (message, level = 'info') => (settings.summary === 'message' ? state.showMessage(message, level) : state.log(message)),
     previews: state.previews,
     scanRegex: (job) => regexRunner.run(job, settings.regexTimeoutMs, request.signal),
-    resolveSearchScope: (input) => resolveWorkspacePath(input, state.folders, { directories: true }),
+    resolveSearchScope: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders, { directories: true })),
     searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),
     startProgress: (title, options = {}) =>
       state.progress.start(title, request.workDoneToken !== undefined ? { token: request.workDoneToken } : { delayMs: options.delayMs ?? 0 }),
@@ -93,6 +93,12 @@ export function createContext(state: ServerState, request: RequestInfo): Context
       return symbols === 'cancelled' ? fail('cancelled', 'workspace/symbol was cancelled') : { ok: true, symbols };
     },
   };
+}
+
+/** A path refused because its workspace folder changed since initialize is also logged (window/logMessage). */
+function logFolderChange<T>(state: ServerState, result: Result<T>): Result<T> {
+  if (!result.ok && result.data?.reason === 'folder_changed') state.log(`refused: ${result.message}`);
+  return result;
 }
 
 async function snapshotOf(state: ServerState, resolved: ResolvedPath): Promise<Result<Snapshot>> {

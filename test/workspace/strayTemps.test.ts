@@ -2,7 +2,7 @@
 // the real ripgrep on a temp folder: nested, hidden and ignored folders are swept, a live writer's
 // file stays, and the sweep waits for the index build it was told to follow (however that ends).
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { TEMP_PREFIX } from '../../server/workspace/atomicWrite.js';
 import { sweepStrayTemps } from '../../server/workspace/strayTemps.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
@@ -59,6 +59,22 @@ describe('sweepStrayTemps', () => {
     expect(await sweepStrayTemps([failed.root], isAlive, { after: Promise.reject(new Error('no ripgrep')) })).toBe(4);
     const endless = ws();
     expect(await sweepStrayTemps([endless.root], isAlive, { after: new Promise(() => undefined) })).toBe(4);
+  });
+
+  it('does not sweep a folder replaced by a symlink after it was fixed (nothing removed where it now leads)', async () => {
+    const w = ws();
+    const outside = ws();
+    const fixed = w.root;
+    renameSync(fixed, `${fixed}.bak`);
+    symlinkSync(outside.root, fixed, 'dir');
+    try {
+      // Swapped before the sweep starts (while it waits for the index build).
+      expect(await sweepStrayTemps([fixed], isAlive, { after: Promise.resolve() })).toBe(0);
+      expect(left(outside)).toHaveLength(5);
+    } finally {
+      unlinkSync(fixed);
+      renameSync(`${fixed}.bak`, fixed);
+    }
   });
 
   it('does nothing without folders', async () => {
