@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { RawClient } from '../helpers/rawClient.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
-import { report } from './budget.js';
+import { report, size } from './budget.js';
 
 const FILES = { 'a.ts': 'export const alpha = 1;\nexport function beta() {}\n', 'crlf.txt': 'x\r\ny\r\n' };
 const OTHER = { 'a.ts': 'export const alpha = 1;\nexport const alpha2 = alpha;\n' };
@@ -336,4 +336,72 @@ describe('session with bad input (items 14 and 16)', () => {
     expect(crashes).toEqual([]);
     expect(identical).toBe(true);
   }, 240_000);
+
+  it('random broken frames, each followed by a valid request: every request is answered', async () => {
+    const rounds = size(1000, 60);
+    let seed = 0x5eed1 + rounds;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const KINDS = ['short', 'long', 'over limit', 'garbage', 'bad notification', 'duplicate id', 'odd id'] as const;
+    const QUERIES = ['beta', 'be', 'Content-Length: 12\r\n\r\n', '😀 漢字', '"}{'];
+    let validAnswered = 0;
+    let brokenRequests = 0;
+    let brokenAnswered = 0;
+    let maxMs = 0;
+    const problems: string[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const kind = KINDS[rand(KINDS.length)]!;
+      const x = c.id();
+      const y = c.id();
+      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: x, method: 'workspace/symbol', params: { query: QUERIES[rand(QUERIES.length)] } }));
+      const header = (n: number) => Buffer.from(`Content-Length: ${n}\r\n\r\n`);
+      let broken: Buffer;
+      let answersX = true;
+      if (kind === 'short') broken = Buffer.concat([header(Math.max(0, body.length - 1 - rand(body.length))), body]);
+      else if (kind === 'long') broken = Buffer.concat([header(body.length + 1 + rand(3000)), body]);
+      else if (kind === 'over limit') (broken = Buffer.concat([header(600 * 1024 * 1024 + rand(1000)), body])), (answersX = false);
+      else if (kind === 'garbage') (broken = Buffer.from(['{}', 'garbage\r\n\r\n', 'Content-Length: x\r\n\r\n{}', '\u0000\u0001'][rand(4)]!)), (answersX = false);
+      else if (kind === 'bad notification') (broken = RawClient.frameBytes({ jsonrpc: '2.0', method: ['textDocument/didOpen', '$/cancelRequest', 'textDocument/didChange'][rand(3)], params: [null, 5, { textDocument: 1 }][rand(3)] })), (answersX = false);
+      else if (kind === 'duplicate id') broken = Buffer.concat([RawClient.frameBytes({ jsonrpc: '2.0', id: x, method: 'workspace/symbol', params: { query: 'beta' } }), RawClient.frameBytes({ jsonrpc: '2.0', id: x, method: 'workspace/symbol', params: { query: 'alpha' } })]);
+      else broken = RawClient.frameBytes({ jsonrpc: '2.0', id: x, method: 7 });
+      const all = Buffer.concat([broken, RawClient.frameBytes({ jsonrpc: '2.0', id: y, method: 'workspace/symbol', params: { query: 'beta' } })]);
+      // written in up to three pieces, cut anywhere
+      const cutA = rand(all.length);
+      const cutB = cutA + rand(all.length - cutA);
+      const from = c.messages.length;
+      const t0 = Date.now();
+      for (const piece of [all.subarray(0, cutA), all.subarray(cutA, cutB), all.subarray(cutB)]) {
+        if (piece.length > 0) c.raw(piece);
+        await new Promise((r) => setImmediate(r));
+      }
+      const answer = await c.waitFor((m) => m.id === y && m.method === undefined, 3000, from).catch(() => undefined);
+      if (Array.isArray(answer?.result)) validAnswered++;
+      else problems.push(`round ${i} (${kind}): valid request got ${JSON.stringify(answer ?? 'no answer').slice(0, 150)}`);
+      if (kind === 'duplicate id') {
+        // Two requests, two answers: the second is refused if the first was still pending when it came
+        // (the random cut may deliver them apart, and then the id is free again and both get results).
+        brokenRequests++;
+        const end = Date.now() + 3000;
+        const replies = () => c.messages.slice(from).filter((m) => m.id === x && m.method === undefined);
+        while (replies().length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+        const got = replies();
+        if (got.length === 2 && got.every((m) => Array.isArray(m.result) || (clearError(m) && /duplicate request id/.test(m.error.message)))) brokenAnswered++;
+        else problems.push(`round ${i} (${kind}): ${JSON.stringify(got).slice(0, 200)}`);
+      } else if (answersX) {
+        brokenRequests++;
+        const own = await c.waitFor((m) => m.id === x && m.method === undefined && m.error, 3000, from).catch(() => undefined);
+        if (clearError(own)) brokenAnswered++;
+        else problems.push(`round ${i} (${kind}): broken request not answered`);
+      }
+      maxMs = Math.max(maxMs, Date.now() - t0);
+    }
+    const health = await healthy(c);
+    if (health) problems.push(`afterwards: ${health}`);
+    const identical = unchanged(ws, FILES);
+    report('protocol attacks: random broken frames', { rounds, validRequestsAnswered: `${validAnswered}/${rounds}`, brokenOrDuplicateRequestsAnswered: `${brokenAnswered}/${brokenRequests}`, maxRoundMs: maxMs, filesByteIdentical: identical ? 'yes' : 'no' });
+    expect(problems.slice(0, 10)).toEqual([]);
+    expect(identical).toBe(true);
+  }, 600_000);
 });
