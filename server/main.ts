@@ -1,7 +1,10 @@
 // Process entry point: reads argv, creates the stdio connection and starts the server. The only
-// module that touches `process`; it also exits promptly when the client process dies.
+// module that touches `process`; it also exits within a second when the client process dies or
+// stdin closes, even when libuv's threadpool is stuck.
+import { spawn } from 'node:child_process';
 import { createConnection, ProposedFeatures, StreamMessageWriter, type ResponseMessage } from 'vscode-languageserver/node';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
+import { SessionGate } from './protocol/sessionGate.js';
 import { SERVER_VERSION, startServer } from './server.js';
 
 const argv = process.argv.slice(2);
@@ -15,17 +18,50 @@ if (argv.includes('--help') || argv.includes('-h')) {
 }
 // stdio is the only transport editls serves; `--stdio` is accepted (editors pass it) and implied.
 
-// A reader that survives malformed frames (the stock one stops reading after a bad header), and
-// exit when stdin ends, as the stock stdio set-up does.
-const writer = new StreamMessageWriter(process.stdout);
+// A reader that survives malformed frames (the stock one stops reading after a bad header), behind
+// the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock
+// stdio set-up does.
+const stdout = new StreamMessageWriter(process.stdout);
+const gate = new SessionGate((message) => void stdout.write(message));
 const reader = new ResilientMessageReader(process.stdin, (error) => {
   process.stderr.write(`editls: ${error.message}\n`);
-  void writer.write({ jsonrpc: '2.0', id: null, error: { code: error.code, message: error.message } } as ResponseMessage);
+  if (error.code !== -32603) void stdout.write({ jsonrpc: '2.0', id: error.id, error: { code: error.code, message: error.message } } as ResponseMessage);
 });
-const connection = createConnection(ProposedFeatures.all, reader, writer);
+const connection = createConnection(ProposedFeatures.all, gate.reader(reader), gate.writer(stdout));
 let shutdownReceived = false;
-process.stdin.on('end', () => process.exit(shutdownReceived ? 0 : 1));
-process.stdin.on('close', () => process.exit(shutdownReceived ? 0 : 1));
+let exiting = false;
+
+/** Exits (0 after `shutdown`, 1 otherwise, as LSP asks) and never hangs doing it. */
+function exitNow(): void {
+  if (exiting) return;
+  exiting = true;
+  armExitWatchdog();
+  process.exit(shutdownReceived ? 0 : 1);
+}
+
+/**
+ * process.exit joins libuv's threadpool threads (uv_library_shutdown), so one thread stuck in a
+ * blocking open() or read() (a FIFO, a hung network mount) would keep editls alive for ever. A
+ * shell started just before exiting sends SIGTERM (then SIGKILL) if editls is still alive 300 ms
+ * later; it learns of a normal exit from its stdin pipe (EOF once editls is gone) and then does
+ * nothing, so it can never signal a reused pid.
+ */
+function armExitWatchdog(): void {
+  if (process.platform === 'win32') return;
+  const pid = process.pid;
+  try {
+    const watchdog = spawn('/bin/sh', ['-c', `(sleep 0.3; kill -TERM ${pid}; sleep 0.2; kill -KILL ${pid}) & cat >/dev/null; kill $! 2>/dev/null`], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    watchdog.on('error', () => undefined);
+    watchdog.stdin.on('error', () => undefined);
+  } catch {
+    // No shell: exit as usual.
+  }
+}
+
+process.stdin.on('end', exitNow);
+process.stdin.on('close', exitNow);
 
 function isProcessAlive(pid: number): boolean {
   try {
@@ -42,10 +78,12 @@ startServer(connection, {
   onShutdown: () => {
     shutdownReceived = true;
   },
+  onExit: exitNow,
+  // Polled every 200 ms, so that the server is gone within a second of its client.
   watchClientProcess: (pid) => {
     const timer = setInterval(() => {
-      if (!isProcessAlive(pid)) process.exit(1);
-    }, 500);
+      if (!isProcessAlive(pid)) exitNow();
+    }, 200);
     timer.unref();
   },
 });

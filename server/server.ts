@@ -55,6 +55,8 @@ export interface ServerHooks {
   isProcessAlive?: (pid: number) => boolean;
   /** Called when the client sends `shutdown` (main then exits 0 when stdin ends). */
   onShutdown?: () => void;
+  /** Called on the `exit` notification (main exits there and then; otherwise vscode-languageserver does). */
+  onExit?: () => void;
 }
 
 export function startServer(connection: Connection, hooks: ServerHooks = {}): void {
@@ -187,6 +189,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     symbols.dispose();
     hooks.onShutdown?.();
   });
+  connection.onExit(() => hooks.onExit?.());
   /** After `shutdown` every request is refused (LSP: InvalidRequest), before any work is done. */
   const refuseAfterShutdown = () =>
     shuttingDown ? new ResponseError(ErrorCodes.InvalidRequest, 'editls is shutting down; no requests are served after shutdown') : undefined;

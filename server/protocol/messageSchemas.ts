@@ -1,0 +1,81 @@
+// The shapes of incoming LSP messages that editls (or vscode-languageserver on its behalf) reads:
+// zod schemas for notification params and for request params, checked at the boundary by
+// sessionGate.ts so that no handler ever sees a `text` that is not a string or a range without `end`.
+import { z } from 'zod';
+
+const uint = z.number().int().nonnegative();
+const uri = z.string();
+const position = z.object({ line: uint, character: uint });
+const range = z.object({ start: position, end: position });
+/** ProgressToken: integer | string. */
+const progressToken = z.union([z.number().int(), z.string()]);
+const textDocument = z.object({ uri });
+const workspaceFolder = z.object({ uri, name: z.string() });
+/** An optional object that the code reads with `?.` (null is as good as absent). */
+const maybe = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+/** didChange: an incremental change has a whole range; a full-text change has none (not even null). */
+const contentChange = z.union([
+  z.object({ range, rangeLength: uint.optional(), text: z.string() }),
+  z.object({ text: z.string(), range: z.never().optional() }),
+]);
+
+/** Notifications whose params are checked; others pass as they are (their handlers read nothing, or nothing handles them). */
+export const NOTIFICATION_PARAMS: Readonly<Record<string, z.ZodType>> = {
+  'textDocument/didOpen': z.object({ textDocument: z.object({ uri, languageId: z.string(), version: z.number().int(), text: z.string() }) }),
+  'textDocument/didChange': z.object({ textDocument: z.object({ uri, version: z.number().int() }), contentChanges: z.array(contentChange) }),
+  'textDocument/didClose': z.object({ textDocument }),
+  'textDocument/didSave': z.object({ textDocument, text: z.string().optional() }),
+  'textDocument/willSave': z.object({ textDocument, reason: z.number().int() }),
+  'workspace/didChangeWatchedFiles': z.object({ changes: z.array(z.object({ uri, type: z.union([z.literal(1), z.literal(2), z.literal(3)]) })) }),
+  'workspace/didChangeWorkspaceFolders': z.object({ event: z.object({ added: z.array(workspaceFolder), removed: z.array(workspaceFolder) }) }),
+  'workspace/didChangeConfiguration': z.object({ settings: z.unknown().optional() }),
+  'window/workDoneProgress/cancel': z.object({ token: progressToken }),
+  '$/cancelRequest': z.object({ id: z.union([z.number(), z.string()]) }),
+  '$/setTrace': z.object({ value: z.string() }),
+  '$/progress': z.object({ token: progressToken, value: z.unknown() }),
+};
+
+/**
+ * InitializeParams as far as they are read (by editls and by vscode-languageserver's features):
+ * arrays that get array methods called on them, strings that become paths. Flags are compared with
+ * `=== true`, so any value is harmless there and none is refused.
+ */
+const initializeParams = z.object({
+  processId: z.number().int().nullish(),
+  clientInfo: maybe(z.object({ name: z.string(), version: z.string().optional() })),
+  rootPath: z.string().nullish(),
+  rootUri: z.string().nullish(),
+  workspaceFolders: z.array(workspaceFolder).nullish(),
+  capabilities: z.object({
+    general: maybe(z.object({ positionEncodings: maybe(z.array(z.string())) })),
+    workspace: maybe(
+      z.object({
+        workspaceEdit: maybe(z.object({ resourceOperations: maybe(z.array(z.string())) })),
+        didChangeWatchedFiles: maybe(z.object({})),
+      }),
+    ),
+    window: maybe(z.object({})),
+    textDocument: maybe(z.object({})),
+  }),
+});
+
+/** Request params checked before the handler runs (a wrong shape is InvalidParams). `workspace/executeCommand` checks its own. */
+export const REQUEST_PARAMS: Readonly<Record<string, z.ZodType>> = {
+  initialize: initializeParams,
+  'textDocument/codeAction': z.object({
+    textDocument,
+    range,
+    context: maybe(z.object({ diagnostics: z.array(z.unknown()).optional(), only: z.array(z.string()).optional() })),
+  }),
+  'workspace/symbol': z.object({ query: z.string() }),
+};
+
+/** The progress tokens any request may carry. */
+export const PROGRESS_TOKENS = z.object({ workDoneToken: progressToken.optional(), partialResultToken: progressToken.optional() });
+
+/** The first few issues of a failed parse, on one line ("textDocument.text: expected string, received number"). */
+export function describeIssues(error: z.ZodError): string {
+  const issues = error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(params)'}: ${i.message.replace(/^Invalid input: /, '')}`);
+  return issues.join('; ') + (error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : '');
+}
