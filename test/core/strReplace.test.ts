@@ -164,8 +164,16 @@ describe('computeStrReplace: failures and partial success', () => {
     expect(r.details).toEqual([{ index: 0, matchedBy: 'indentation', count: 2 }]);
   });
 
+  it('an empty old is invalid_args (nothing applies, even beside good entries)', () => {
+    for (const entries of [[e('', 'x')], [e('a', 'b'), e('', 'x')]]) {
+      const f = expectFailure(computeStrReplace('a   b\n', entries, false, FILE), 'invalid_args');
+      expect(f.message).toContain(FILE);
+      expect(f.message).toMatch(/replacements\[\d\]\.old is empty/);
+    }
+  });
+
   it('whitespace-only old never matches', () => {
-    for (const old of ['', '   ', '\n\t\n']) {
+    for (const old of ['   ', '\n\t\n']) {
       const f = expectFailure(computeStrReplace('a   b\n\t\n', [e(old, 'x')], false, FILE), 'not_found');
       expect(f.message).toContain('only whitespace');
       expect(f.message).toContain(FILE);

@@ -1,5 +1,6 @@
 // Owns the Claude-Code-style Edit: a strict exact replacement of old_string by new_string on the
-// normalised text (no BOM, \n breaks), unique unless replace_all, mapped back to minimal span edits.
+// normalised text (no BOM, \n breaks), unique unless replace_all, mapped back to minimal span edits;
+// an empty old_string fills a file only when it is empty.
 
 import { fail, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
@@ -23,9 +24,7 @@ export interface EditComputed {
 }
 
 export function computeEdit(text: string, args: EditArgs, file: string): Result<EditComputed> {
-  if (args.oldString === '') {
-    return fail('already_exists', `${file} already exists; give an old_string to edit it (an empty old_string only creates a new file)`);
-  }
+  if (args.oldString === '') return fillEmpty(text, args.newString, file);
   const oldString = normalizeEol(args.oldString);
   const newString = normalizeEol(args.newString);
   if (oldString === newString) {
@@ -60,4 +59,17 @@ export function computeEdit(text: string, args: EditArgs, file: string): Result<
   // Every range holds exactly oldString (an indexOf scan found it there).
   const { edits, newOriginal } = doc.spanEditsOf(found, ends, newString, { replaced: oldString });
   return { ok: true, newText: newOriginal, edits, replacements: found.length };
+}
+
+/**
+ * An empty old_string on an existing file: only a file with no text at all (a BOM alone counts as
+ * none) is filled with new_string, so content is never overwritten.
+ */
+function fillEmpty(text: string, newString: string, file: string): Result<EditComputed> {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (text.length > bom) {
+    return fail('already_exists', `${file} already exists and is not empty; give an old_string to edit it (an empty old_string only creates a new file or fills an empty one)`);
+  }
+  if (newString === '') return fail('no_change', `${file} is already empty and new_string is empty; nothing to change`);
+  return { ok: true, newText: text + newString, edits: [{ start: bom, end: bom, newText: newString }], replacements: 1 };
 }

@@ -50,6 +50,14 @@ export function computeStrReplace(
   if (entries.length === 0) {
     return fail('invalid_args', `no replacements given for ${file}; pass at least one {old, new} entry`);
   }
+  const empty = entries.findIndex((entry) => entry.old === '');
+  if (empty !== -1) {
+    return fail(
+      'invalid_args',
+      `replacements[${empty}].old is empty for ${file}; give the exact text to replace (to create a file use editls.edit with an empty old_string)`,
+      { index: empty },
+    );
+  }
   const doc = NormalizedText.from(text);
   const seq = new EditSequence(doc.text);
   const details: StrReplaceComputed['details'] = [];

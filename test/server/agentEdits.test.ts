@@ -1,0 +1,67 @@
+// Issue 11 over stdio ("edits agents can trust"): empty files, empty `old`, re-indentation of the
+// tolerant tiers, not_found candidates, line-number prefixes and diffs that `git apply` accepts, on
+// closed files (disk) and open buffers, in the three position encodings where positions matter.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CAPS_HELIX, CAPS_NEOVIM_07, CAPS_VSCODE } from '../helpers/lspClient.js';
+import { serverFixture } from '../helpers/serverFixture.js';
+
+const { setup, start } = serverFixture();
+
+describe('empty files (editls.edit)', () => {
+  it('empty old_string and new_string create an empty file on disk, never over an existing one', async () => {
+    const ws = setup({ 'pkg/keep.txt': 'content\n' });
+    const client = await start(ws);
+    const r = await client.exec('editls.edit', { file_path: 'pkg/__init__.py', old_string: '', new_string: '' });
+    expect(r.files[0]).toMatchObject({ path: 'pkg/__init__.py', created: true, via: 'disk' });
+    expect(ws.bytes('pkg/__init__.py')).toEqual(Buffer.alloc(0));
+    // the same call again: the file exists now (empty) and stays empty -> no_change, nothing written
+    expect((await client.execError('editls.edit', { file_path: 'pkg/__init__.py', old_string: '', new_string: '' })).data.kind).toBe('no_change');
+    const err = await client.execError('editls.edit', { file_path: 'pkg/keep.txt', old_string: '', new_string: '' });
+    expect(err.data.kind).toBe('already_exists');
+    expect(ws.read('pkg/keep.txt')).toBe('content\n');
+  });
+
+  it('creates an empty file through an editor that can create files', async () => {
+    const ws = setup({});
+    const client = await start(ws, { capabilities: CAPS_NEOVIM_07 });
+    const r = await client.exec('editls.edit', { file_path: '.gitkeep', old_string: '', new_string: '', apply: 'editor' });
+    expect(r.edit.documentChanges[0]).toEqual({ kind: 'create', uri: client.uri('.gitkeep'), options: { ignoreIfExists: true } });
+    expect(client.bufferText('.gitkeep')).toBe('');
+  });
+
+  it('an empty old_string fills an existing empty file: on disk (BOM kept) and in an open buffer', async () => {
+    const ws = setup({ 'empty.py': '', 'bom.txt': Buffer.from([0xef, 0xbb, 0xbf]), 'full.txt': 'x\n' });
+    const client = await start(ws, { capabilities: CAPS_HELIX });
+    const r = await client.exec('editls.edit', { file_path: 'empty.py', old_string: '', new_string: 'print("hi")\n' });
+    expect(r.files[0]).toMatchObject({ created: false, via: 'disk' });
+    expect(ws.read('empty.py')).toBe('print("hi")\n');
+    await client.exec('editls.edit', { file_path: 'bom.txt', old_string: '', new_string: 'é\n' });
+    expect(ws.bytes('bom.txt')).toEqual(Buffer.from('\uFEFFé\n', 'utf8'));
+    ws.write('open.txt', '');
+    await client.open('open.txt');
+    await client.exec('editls.edit', { file_path: 'open.txt', old_string: '', new_string: 'filled\n' });
+    expect(client.bufferText('open.txt')).toBe('filled\n');
+    expect(ws.read('open.txt')).toBe('');
+    expect((await client.execError('editls.edit', { file_path: 'open.txt', old_string: '', new_string: 'again\n' })).data.kind).toBe('already_exists');
+    expect((await client.execError('editls.edit', { file_path: 'full.txt', old_string: '', new_string: 'y' })).data.kind).toBe('already_exists');
+    expect(ws.read('full.txt')).toBe('x\n');
+  });
+});
+
+describe('an empty old in editls.strReplace is invalid_args', () => {
+  for (const command of ['editls.strReplace', 'editls.proposeStrReplace']) {
+    it(command, async () => {
+      const ws = setup({ 'a.txt': 'alpha\n' });
+      const client = await start(ws, { capabilities: CAPS_VSCODE });
+      for (const path of ['a.txt', 'missing.txt']) {
+        const err = await client.execError(command, { path, replacements: [{ old: 'alpha', new: 'beta' }, { old: '', new: 'x' }] });
+        expect(err.code).toBe(-32602);
+        expect(err.data.kind).toBe('invalid_args');
+        expect(err.message).toMatch(/replacements\.1\.old: must not be empty/);
+      }
+      expect(ws.read('a.txt')).toBe('alpha\n');
+      expect(() => ws.read('missing.txt')).toThrow();
+    });
+  }
+});
