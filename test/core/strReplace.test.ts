@@ -222,6 +222,16 @@ describe('computeStrReplace: failures and partial success', () => {
     expect(f.data?.['closest']).toMatchObject({ startLine: 2, endLine: 2, text: 'const total = items.reduce((a, b) => a + b, 0);' });
   });
 
+  it('not_found lists equally close copies in data.candidates and the message', () => {
+    const block = (n: number) => `def area${n}(r):\n    return 3.14159 * r * r\n`;
+    const before = `${block(1)}\n${block(2)}\n${block(3)}\n`;
+    const f = expectFailure(computeStrReplace(before, [e('def area(r):\n    return 3.1416 * r * r', 'x')], false, FILE), 'not_found');
+    const cs = f.data?.['candidates'] as { startLine: number; endLine: number; similarity: number }[];
+    expect(cs.map((c) => [c.startLine, c.endLine])).toEqual([[1, 2], [4, 5], [7, 8]]);
+    expect(f.data?.['closest']).toEqual(cs[0]);
+    expect(f.message).toMatch(/lines 1-2 .*lines 4-5 .*lines 7-8 .*equally close/);
+  });
+
   it('nothing changed overall is no_change', () => {
     expectFailure(computeStrReplace('a b\n', [e('a', 'a')], false, FILE), 'no_change');
     expectFailure(computeStrReplace('a b\n', [e('a', 'z'), e('z', 'a')], false, FILE), 'no_change');

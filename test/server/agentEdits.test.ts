@@ -65,3 +65,21 @@ describe('an empty old in editls.strReplace is invalid_args', () => {
     });
   }
 });
+
+describe('not_found names every equally close candidate', () => {
+  it('editls.edit and editls.strReplace carry data.candidates beside data.closest', async () => {
+    const copy = 'if (ready) {\n  start(engine, options);\n}\n';
+    const ws = setup({ 'a.ts': `${copy}\n${copy}\nlast();\n` });
+    const client = await start(ws);
+    const old = 'if (ready) {\n  start(engine, opts);\n}';
+    const e1 = await client.execError('editls.edit', { file_path: 'a.ts', old_string: old, new_string: 'x' });
+    const e2 = await client.execError('editls.strReplace', { path: 'a.ts', replacements: [{ old, new: 'x' }] });
+    for (const err of [e1, e2]) {
+      expect(err.data.kind).toBe('not_found');
+      expect(err.data.candidates.map((c: any) => [c.startLine, c.endLine])).toEqual([[1, 3], [5, 7]]);
+      expect(err.data.candidates[0].similarity).toBe(err.data.candidates[1].similarity);
+      expect(err.data.closest).toEqual(err.data.candidates[0]);
+      expect(err.message).toMatch(/lines 1-3 .*lines 5-7/);
+    }
+  });
+});

@@ -5,8 +5,8 @@
 import { fail, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { NormalizedText, normalizeEol } from '../text/normalizedText.js';
-import { findClosest } from './closest.js';
-import { closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
+import { findCandidates } from './closest.js';
+import { closestData, closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
 
 export interface EditArgs {
   oldString: string;
@@ -39,12 +39,8 @@ export function computeEdit(text: string, args: EditArgs, file: string): Result<
   if (onBody) doc.bodyOffsetsToText(starts);
   const found = Array.from(starts);
   if (found.length === 0) {
-    const closest = findClosest(doc.text, oldString);
-    return fail(
-      'not_found',
-      `old_string not found in ${file}; ${closestHint(closest)}`,
-      closest === undefined ? undefined : { closest },
-    );
+    const candidates = findCandidates(doc.text, oldString);
+    return fail('not_found', `old_string not found in ${file}; ${closestHint(candidates)}`, closestData(candidates));
   }
   if (found.length > 1 && !args.replaceAll) {
     const lines = lineNumbers(doc.text, found);

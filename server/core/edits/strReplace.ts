@@ -6,8 +6,8 @@ import { fail, type ErrorKind, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
 import { EditSequence } from '../text/editSequence.js';
-import { findClosest } from './closest.js';
-import { closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
+import { findCandidates } from './closest.js';
+import { closestData, closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
 
 export interface StrReplaceEntry {
   old: string;
@@ -88,9 +88,10 @@ export function computeStrReplace(
       matches = findIgnoringWhitespace(current, oldText, newText);
     }
     if (matches.length === 0) {
-      const closest = findClosest(current, oldText);
-      const failure: ReplacementFailure = { index, kind: 'not_found', message: `${label} not found in ${file}; ${closestHint(closest)}` };
-      if (closest !== undefined) failure.data = { closest };
+      const candidates = findCandidates(current, oldText);
+      const failure: ReplacementFailure = { index, kind: 'not_found', message: `${label} not found in ${file}; ${closestHint(candidates)}` };
+      const data = closestData(candidates);
+      if (data !== undefined) failure.data = data;
       failures.push(failure);
       return;
     }
