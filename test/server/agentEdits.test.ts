@@ -1,10 +1,10 @@
 // Issue 11 over stdio ("edits agents can trust"): empty files, empty `old`, re-indentation of the
 // tolerant tiers, not_found candidates, line-number prefixes and diffs that `git apply` accepts, on
 // closed files (disk) and open buffers, in the three position encodings where positions matter.
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CAPS_HELIX, CAPS_NEOVIM_07, CAPS_VSCODE } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
+import { applyWithTools, hasPatchTools, type PatchCase } from '../helpers/patchCheck.js';
 
 const { setup, start } = serverFixture();
 
@@ -82,4 +82,37 @@ describe('not_found names every equally close candidate', () => {
       expect(err.message).toMatch(/lines 1-3 .*lines 5-7/);
     }
   });
+});
+
+describe('every diff applies to the original file with git apply and patch', () => {
+  const files: Record<string, Buffer> = {
+    'crlf.txt': Buffer.from('one\r\ntwo\r\nthree\r\n'),
+    'bom-crlf.cs': Buffer.from('\uFEFFusing System;\r\nclass A {\r\n}\r\n'),
+    'mixed.txt': Buffer.from('a\nb\r\nc\nd\r\n'),
+    'no-final.txt': Buffer.from('x\r\ny\r\nlast'),
+  };
+  const edits: Record<string, { old: string; new: string }> = {
+    'crlf.txt': { old: 'two', new: 'TWO\nand a half' },
+    'bom-crlf.cs': { old: 'using System;', new: 'using System.IO;' },
+    'mixed.txt': { old: 'b\nc', new: 'B\nC' },
+    'no-final.txt': { old: 'last', new: 'final' },
+  };
+  for (const open of [false, true]) {
+    it.skipIf(!hasPatchTools())(`${open ? 'open buffers' : 'closed files'}: CRLF, BOM, mixed, no final newline`, async () => {
+      const ws = setup(files);
+      const client = await start(ws, { capabilities: CAPS_HELIX });
+      const cases: PatchCase[] = [];
+      for (const [rel, bytes] of Object.entries(files)) {
+        if (open) await client.open(rel);
+        const r = await client.exec('editls.strReplace', { path: rel, replacements: [edits[rel]] });
+        const after = open ? Buffer.from(client.bufferText(rel)!) : ws.bytes(rel);
+        expect(r.files[0].diff).toBe(r.unifiedDiff);
+        // An open buffer's diff is of the buffer as the editor holds it (editors keep a BOM apart from the text).
+        const before = open ? Buffer.from(bytes.toString('utf8').replace(/^\uFEFF/, '')) : bytes;
+        cases.push({ name: rel, before, after, patch: r.unifiedDiff });
+      }
+      expect(cases.find((c) => c.name === 'crlf.txt')!.patch).toContain('-two\r\n+TWO\r\n+and a half\r\n');
+      expect(applyWithTools(cases)).toEqual([]);
+    });
+  }
 });
