@@ -2,7 +2,7 @@
 // tolerant tiers, not_found candidates, line-number prefixes and diffs that `git apply` accepts, on
 // closed files (disk) and open buffers, in the three position encodings where positions matter.
 import { describe, expect, it } from 'vitest';
-import { CAPS_HELIX, CAPS_NEOVIM_07, CAPS_VSCODE } from '../helpers/lspClient.js';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_NEOVIM_07, CAPS_VSCODE } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
 import { applyWithTools, hasPatchTools, type PatchCase } from '../helpers/patchCheck.js';
 
@@ -115,4 +115,38 @@ describe('every diff applies to the original file with git apply and patch', () 
       expect(applyWithTools(cases)).toEqual([]);
     });
   }
+});
+
+describe('re-indentation over stdio', () => {
+  const GO = 'package main\n\n// 😀 中文\nfunc f(x int) int {\n\tif x > 0 { // é\n\t\treturn 1\n\t}\n\treturn 0\n}\n';
+  const OLD = '    if x > 0 { // é\n        return 1\n    }';
+  const NEW = '    if x > 0 { // é\n        log("😀")\n        return 1\n    }';
+  const AFTER = GO.replace('\t\treturn 1', '\t\tlog("😀")\n\t\treturn 1');
+  for (const [name, caps, clientName] of [
+    ['utf-8 (Helix)', CAPS_HELIX, 'helix'],
+    ['utf-16 (VS Code)', CAPS_VSCODE, undefined],
+    ['utf-32 (lsp-mode)', CAPS_LSPMODE_8, 'emacs'],
+  ] as const) {
+    it(`a tab-indented Go block edited with spaces: open buffer and closed file, ${name}`, async () => {
+      const ws = setup({ 'open.go': GO, 'closed.go': GO.replace(/\n/g, '\r\n') });
+      const client = await start(ws, { capabilities: caps, clientName });
+      await client.open('open.go');
+      const r = await client.exec('editls.strReplace', { path: 'open.go', replacements: [{ old: OLD, new: NEW }] });
+      expect(r.matchedBy).toBe('whitespace');
+      expect(client.bufferText('open.go')).toBe(AFTER);
+      const d = await client.exec('editls.strReplace', { path: 'closed.go', replacements: [{ old: OLD, new: NEW }] });
+      expect(d.files[0].via).toBe('disk');
+      expect(ws.read('closed.go')).toBe(AFTER.replace(/\n/g, '\r\n'));
+    });
+  }
+
+  it('a region that cannot be re-indented is refused over stdio and nothing changes', async () => {
+    const ws = setup({ 'a.txt': 'start\n    x\n  y\nend\n' });
+    const client = await start(ws);
+    const err = await client.execError('editls.proposeStrReplace', { path: 'a.txt', replacements: [{ old: 'x\ny', new: 'X\nY' }] });
+    expect(err.data.kind).toBe('not_found');
+    expect(err.data.closest).toMatchObject({ startLine: 2, endLine: 3 });
+    expect(err.message).toMatch(/cannot be re-indented/);
+    expect(ws.read('a.txt')).toBe('start\n    x\n  y\nend\n');
+  });
 });
