@@ -1,6 +1,7 @@
 // computeStrReplace (editls.strReplace): the three match tiers, allowMultiple, partial success, atomic and no_change.
 import { describe, expect, it } from 'vitest';
 import { computeStrReplace, type StrReplaceEntry } from '../../server/core/edits/strReplace.js';
+import { computeEdit } from '../../server/core/edits/edit.js';
 import { execFileSync } from 'node:child_process';
 import { expectApplied, expectFailure } from './support.js';
 
@@ -391,5 +392,42 @@ describe('computeStrReplace: new is re-indented in the file\'s style (tolerant t
       '\tif a {\n\t\ty()\n\t}\n\t\tif a {\n\t\t\ty()\n\t\t}\n',
     );
     expect(r.details[0]).toMatchObject({ matchedBy: 'whitespace', count: 2 });
+  });
+});
+
+describe('line-number prefixes copied from numbered listings', () => {
+  const before = 'def f(x):\n    y = x + 1\n    return y\n\nprint(f(2))\n';
+  const cases: { name: string; old: string; neu: string; after: string; style: string; fromNew: boolean }[] = [
+    {
+      name: 'searchFiles layout in old and new',
+      old: '  2 |     y = x + 1\n  3 |     return y',
+      neu: '  2 |     y = x + 2\n  3 |     return y',
+      after: before.replace('x + 1', 'x + 2'),
+      style: 'searchFiles',
+      fromNew: true,
+    },
+    { name: 'cat -n in old only', old: '     2\t    y = x + 1\n', neu: '    y = x * 3\n', after: before.replace('x + 1', 'x * 3'), style: 'cat -n', fromNew: false },
+    { name: 'L12: style', old: 'L5: print(f(2))', neu: 'L5: print(f(3))', after: before.replace('f(2)', 'f(3)'), style: 'L12:', fromNew: true },
+    { name: 'arrow (numbered read) with an empty line', old: '     3→    return y\n     4→', neu: '     3→    return -y\n     4→', after: before.replace('return y', 'return -y'), style: 'arrow', fromNew: true },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: strReplace and edit use the stripped text and report it`, () => {
+      const r = expectApplied(before, computeStrReplace(before, [e(c.old, c.neu)], false, FILE), c.after);
+      expect(r.details[0]).toMatchObject({ matchedBy: 'exact', lineNumberPrefixes: c.style, strippedFromNew: c.fromNew });
+      const d = expectApplied(before, computeEdit(before, { oldString: c.old, newString: c.neu, replaceAll: false }, FILE), c.after);
+      expect(d.extra).toEqual({ lineNumberPrefixes: c.style, strippedFromNew: c.fromNew });
+    });
+  }
+
+  it('never when old matches as given, when a line lacks a prefix, or when the stripped text is not unique', () => {
+    const numbered = '1\tone\n2\ttwo\n';
+    // old as given exists: it is used as is (no stripping)
+    expectApplied(numbered, computeStrReplace(numbered, [e('1\tone', '1\tONE')], false, FILE), '1\tONE\n2\ttwo\n');
+    // a line without a prefix: not_found
+    expectFailure(computeStrReplace(before, [e('  2 |     y = x + 1\n    return y', 'z')], false, FILE), 'not_found');
+    // stripped text found twice: not_found
+    const twice = 'a = 1\na = 1\n';
+    expectFailure(computeStrReplace(twice, [e('  1 | a = 1', 'a = 2')], false, FILE), 'not_found');
+    expectFailure(computeEdit(twice, { oldString: '  1 | a = 1', newString: 'a = 2', replaceAll: false }, FILE), 'not_found');
   });
 });

@@ -150,3 +150,22 @@ describe('re-indentation over stdio', () => {
     expect(ws.read('a.txt')).toBe('start\n    x\n  y\nend\n');
   });
 });
+
+describe('line-number prefixes copied from editls.searchFiles', () => {
+  it('an agent pastes searchFiles lines into strReplace and edit: open buffer and closed file', async () => {
+    const src = 'const a = 1;\nfunction total(xs) {\n  return xs.length; // 😀\n}\n';
+    const ws = setup({ 'open.js': src, 'closed.js': src });
+    const client = await start(ws, { capabilities: CAPS_HELIX });
+    await client.open('open.js');
+    const found = await client.exec('editls.searchFiles', { path: '.', regex: 'xs.length', file_pattern: 'closed.js' });
+    const listed = found.text.split('\n').filter((l: string) => /^ *\d+ \| /.test(l)).join('\n');
+    expect(listed).toContain('  3 |   return xs.length; // 😀');
+    const neu = listed.replace('xs.length', 'xs.length * 2');
+    const r = await client.exec('editls.strReplace', { path: 'closed.js', replacements: [{ old: listed, new: neu }] });
+    expect(r.details[0]).toMatchObject({ matchedBy: 'exact', lineNumberPrefixes: 'searchFiles', strippedFromNew: true });
+    expect(ws.read('closed.js')).toBe(src.replace('xs.length', 'xs.length * 2'));
+    const d = await client.exec('editls.edit', { file_path: 'open.js', old_string: listed, new_string: neu });
+    expect(d.lineNumberPrefixes).toBe('searchFiles');
+    expect(client.bufferText('open.js')).toBe(src.replace('xs.length', 'xs.length * 2'));
+  });
+});

@@ -6,6 +6,7 @@ import { fail, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { NormalizedText, normalizeEol } from '../text/normalizedText.js';
 import { findCandidates } from './closest.js';
+import { stripLineNumbers, type PrefixReport } from './lineNumberPrefixes.js';
 import { closestData, closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
 
 export interface EditArgs {
@@ -21,6 +22,8 @@ export interface EditComputed {
   edits: SpanEdit[];
   /** Number of occurrences replaced. */
   replacements: number;
+  /** Result fields beyond the common ones: line-number prefixes removed from old_string/new_string. */
+  extra?: PrefixReport;
 }
 
 export function computeEdit(text: string, args: EditArgs, file: string): Result<EditComputed> {
@@ -39,6 +42,16 @@ export function computeEdit(text: string, args: EditArgs, file: string): Result<
   if (onBody) doc.bodyOffsetsToText(starts);
   const found = Array.from(starts);
   if (found.length === 0) {
+    const numbered = stripLineNumbers(oldString);
+    if (numbered !== undefined && numbered.text.trim() !== '') {
+      const at = occurrences(doc.text, numbered.text);
+      if (at.length === 1) {
+        // Lines copied with their line numbers (a searchFiles or numbered read): the text without them, found once.
+        const neu = newString === '' ? undefined : stripLineNumbers(newString, numbered.style);
+        const { edits, newOriginal } = doc.spanEditsOf(at, [(at[0] as number) + numbered.text.length], neu?.text ?? newString, { replaced: numbered.text });
+        return { ok: true, newText: newOriginal, edits, replacements: 1, extra: { lineNumberPrefixes: numbered.style, strippedFromNew: neu !== undefined } };
+      }
+    }
     const candidates = findCandidates(doc.text, oldString);
     return fail('not_found', `old_string not found in ${file}; ${closestHint(candidates)}`, closestData(candidates));
   }

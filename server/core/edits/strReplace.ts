@@ -7,6 +7,7 @@ import { fail, type ErrorKind, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
 import { EditSequence } from '../text/editSequence.js';
+import { stripLineNumbers, type PrefixReport } from './lineNumberPrefixes.js';
 import { findCandidates, levenshteinRatio, type ClosestCandidate } from './closest.js';
 import { buildReindent, inferTabs, inferWidth, leadingWhitespace, reindentText, type IndentPair, type StyleEvidence } from './reindent.js';
 import { closestData, closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
@@ -32,8 +33,8 @@ export interface StrReplaceComputed {
   edits: SpanEdit[];
   /** Places whose text actually changed, over all applied entries. */
   replacements: number;
-  /** One per entry that applied: how it matched and how many places it matched. */
-  details: { index: number; matchedBy: MatchTier; count: number }[];
+  /** One per entry that applied: how it matched and how many places it matched (and line-number prefixes removed, if any). */
+  details: ({ index: number; matchedBy: MatchTier; count: number } & Partial<PrefixReport>)[];
   failedReplacements: ReplacementFailure[];
 }
 
@@ -183,6 +184,15 @@ export function computeStrReplace(
       matchedBy = 'whitespace';
       found = findIgnoringWhitespace(current, oldText, newText, style);
     }
+    let prefixes: PrefixReport | undefined;
+    if (found.matches.length === 0 && found.refused === undefined) {
+      const numbered = prefixedMatch(current, oldText, newText);
+      if (numbered !== undefined) {
+        matchedBy = 'exact';
+        found = { matches: [numbered.match] };
+        prefixes = numbered.report;
+      }
+    }
     const matches = found.matches;
     if (found.refused !== undefined) {
       const { region, reason } = found.refused;
@@ -219,7 +229,7 @@ export function computeStrReplace(
       if (current.slice(m.start, m.end) !== m.text) replacements++;
     }
     seq.replaceAll(matches);
-    details.push({ index, matchedBy, count: matches.length });
+    details.push({ index, matchedBy, count: matches.length, ...prefixes });
   });
 
   const first = failures[0];
@@ -238,6 +248,24 @@ export function computeStrReplace(
     return fail('no_change', `the replacements leave ${file} unchanged (each new text equals what it matched); nothing to change`);
   }
   return { ok: true, newText: newOriginal, edits, replacements, details, failedReplacements: failures };
+}
+
+/**
+ * Last resort: old matched nowhere, but every line of it carries a line-number prefix of one kind
+ * and the text without them occurs exactly once; new loses the same prefixes when all its lines
+ * carry them.
+ */
+function prefixedMatch(text: string, oldText: string, newText: string): { match: NormReplacement; report: PrefixReport } | undefined {
+  const old = stripLineNumbers(oldText);
+  if (old === undefined || old.text.trim() === '') return undefined;
+  const at = occurrences(text, old.text);
+  if (at.length !== 1) return undefined;
+  const neu = newText === '' ? undefined : stripLineNumbers(newText, old.style);
+  const start = at[0] as number;
+  return {
+    match: { start, end: start + old.text.length, text: neu?.text ?? newText },
+    report: { lineNumberPrefixes: old.style, strippedFromNew: neu !== undefined },
+  };
 }
 
 /** Tier 1: every non-overlapping exact occurrence. */
