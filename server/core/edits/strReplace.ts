@@ -44,6 +44,9 @@ const INDENT_PREFIXES: readonly string[] = [
   ...Array.from({ length: 6 }, (_, i) => '\t'.repeat(i + 1)),
 ];
 
+/** Most leading characters tier 2b removes from old's lines. */
+const MAX_DEDENT = 32;
+
 /** A tier's matches, or the first match whose indentation could not be mapped (then nothing applies). */
 interface Found {
   matches: NormReplacement[];
@@ -348,7 +351,8 @@ function findDedented(text: string, oldText: string, newText: string, style: Laz
   if (common === undefined || common === '') return { matches: [] };
   const anchored = !oldText.startsWith('\n');
   const found: Parameters<typeof leftmost>[0] = [];
-  for (let k = 1; k <= common.length; k++) {
+  // One indexOf scan per length removed: at most MAX_DEDENT of them (8 levels of 4 spaces).
+  for (let k = 1; k <= Math.min(common.length, MAX_DEDENT); k++) {
     const strip = common.slice(0, k);
     const needle = lines.map((line) => (line.startsWith(strip) ? line.slice(k) : line.trim() === '' ? '' : line)).join('\n');
     for (const start of lineStartOccurrences(text, needle, anchored)) {
