@@ -1,7 +1,7 @@
 // editls.edit: Claude-Code-style exact, unique old_string -> new_string; an empty old_string
-// creates a missing file, an empty new_string deletes the matched text.
+// creates a missing file (empty when new_string is empty too) or fills an existing empty one, an
+// empty new_string deletes the matched text.
 import { z } from 'zod';
-import { fail } from '../core/result.js';
 import { computeEdit } from '../core/edits/edit.js';
 import { applyOptions, boolish, pathString, text } from './args.js';
 import { missingFile, runFileEdit } from './fileEdit.js';
@@ -30,13 +30,11 @@ export const editCommand: CommandDefinition<typeof args> = {
       compute: (snapshot) => {
         if (snapshot.source === 'missing') {
           if (a.old_string !== '') return missingFile(snapshot);
-          if (a.new_string === '') {
-            return fail('no_change', `${snapshot.resolved.relPath} does not exist and new_string is empty; give the content to create it with`);
-          }
+          // An empty new_string creates an empty file (__init__.py, .gitkeep); creation never replaces a file.
           return {
             ok: true,
             newText: a.new_string,
-            edits: [{ start: 0, end: 0, newText: a.new_string }],
+            edits: a.new_string === '' ? [] : [{ start: 0, end: 0, newText: a.new_string }],
             replacements: 1,
             created: true,
           };

@@ -117,11 +117,12 @@ export function editResult(
   options: { previewId?: string | undefined; noun?: Noun | undefined; extra?: Record<string, unknown> | undefined; maxDiffChars?: number | undefined } = {},
 ): EditResult {
   const preview = options.previewId !== undefined;
-  const diffs = changes.map((c) =>
-    options.maxDiffChars === undefined || c.created
-      ? { text: unifiedDiff(c.snapshot.resolved.relPath, c.created ? null : c.snapshot.text, c.newText, c.edits), truncated: false }
-      : boundedDiff(c.snapshot.resolved.relPath, c.snapshot.text, c.newText, c.edits, options.maxDiffChars),
-  );
+  const diffs = changes.map((c) => {
+    const f = asInFile(c);
+    return options.maxDiffChars === undefined || c.created
+      ? { text: unifiedDiff(c.snapshot.resolved.relPath, c.created ? null : f.before, f.after, f.edits), truncated: false }
+      : boundedDiff(c.snapshot.resolved.relPath, f.before, f.after, f.edits, options.maxDiffChars);
+  });
   const files: FileResult[] = changes.map((c, i) => ({
     path: c.snapshot.resolved.relPath,
     uri: c.snapshot.uri,
@@ -147,6 +148,19 @@ export function editResult(
     ...(options.extra ?? {}),
     ...(diffs.some((d) => d.truncated) ? { diffTruncated: true } : {}),
     ...(preview ? { previewId: options.previewId } : {}),
+  };
+}
+
+/**
+ * The texts a diff is built on, as they are in the file, so that it applies there with git apply or
+ * patch: a disk file's BOM (not part of snapshot.text) goes back in front of line 1.
+ */
+function asInFile(c: PlannedChange): { before: string; after: string; edits: readonly SpanEdit[] } {
+  if (c.created || c.snapshot.source !== 'disk' || c.snapshot.disk?.bom !== true) return { before: c.snapshot.text, after: c.newText, edits: c.edits };
+  return {
+    before: `\uFEFF${c.snapshot.text}`,
+    after: `\uFEFF${c.newText}`,
+    edits: c.edits.map((e) => ({ start: e.start + 1, end: e.end + 1, newText: e.newText })),
   };
 }
 

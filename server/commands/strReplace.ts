@@ -8,7 +8,9 @@ import type { CommandDefinition } from './registry.js';
 
 const replacement = z
   .object({
-    old: text,
+    old: text.refine((s) => s !== '', {
+      message: 'must not be empty: give the exact text to replace (to create a file use editls.edit with an empty old_string)',
+    }),
     new: text,
     allowMultiple: boolish.optional(),
   })

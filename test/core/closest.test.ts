@@ -1,7 +1,8 @@
 // findClosest and the bit-parallel Levenshtein behind it: checked against a textbook DP and on small and large files.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findClosest, levenshtein, levenshteinRatio } from '../../server/core/edits/closest.js';
+import { findCandidates, findClosest, levenshtein, levenshteinRatio } from '../../server/core/edits/closest.js';
+import { closestHint } from '../../server/core/edits/matching.js';
 
 function naiveLevenshtein(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -98,5 +99,48 @@ describe('findClosest', () => {
     lines[31_337] = '  const special = computeSomethingElse(31337, "unique-marker");';
     const c = findClosest(lines.join('\n'), 'const special = computeSomethingElse(31337, "unique-marker")')!;
     expect(c.startLine).toBe(31_338);
+  });
+});
+
+describe('findCandidates', () => {
+  const copy = (n: number) => [`function handler${n}() {`, '  const result = compute(input, options);', '  return result;', '}', ''];
+  const file = [...copy(1), ...copy(2), ...copy(3), ...copy(4), 'other();', ''].join('\n');
+  const needle = 'function handler() {\n  const result = compute(input, opts);\n  return result;\n}';
+
+  it('keeps equally close copies, best first, at most three, never overlapping', () => {
+    const cs = findCandidates(file, needle);
+    expect(cs.map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 4],
+      [6, 9],
+      [11, 14],
+    ]);
+    expect(new Set(cs.map((c) => c.similarity)).size).toBe(1);
+    expect(findClosest(file, needle)).toEqual(cs[0]);
+  });
+
+  it('orders different similarities best first and leaves out what is not close', () => {
+    const text = ['alpha beta gamma delta', 'x', 'alpha beta gamma delts', 'x', 'alpha beta zzzzz delts', 'x', 'nothing at all here'].join('\n');
+    const cs = findCandidates(text, 'alpha beta gamma delta!');
+    expect(cs.map((c) => c.startLine)).toEqual([1, 3, 5]);
+    expect(cs[0]!.similarity).toBeGreaterThan(cs[1]!.similarity);
+    expect(cs[1]!.similarity).toBeGreaterThan(cs[2]!.similarity);
+    expect(findCandidates(text, 'class Completely { different(): void {} }')).toEqual([]);
+  });
+
+  it('the hint names every candidate and says when several are equally close', () => {
+    const hint = closestHint(findCandidates(file, needle));
+    expect(hint).toContain('lines 1-4');
+    expect(hint).toContain('lines 6-9');
+    expect(hint).toContain('lines 11-14');
+    expect(hint).toMatch(/equally close/);
+    expect(closestHint([])).toMatch(/re-read the file/);
+  });
+
+  it('stays near-linear: 3 candidates among 20,000 identical copies in well under a second', () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => `  value = compute(${i % 2}, "item");`).join('\n');
+    const t = performance.now();
+    const cs = findCandidates(big, 'value = compute(0, "iten");');
+    expect(performance.now() - t).toBeLessThan(1500);
+    expect(cs).toHaveLength(3);
   });
 });

@@ -86,8 +86,17 @@ describe('computeEdit: minimal edits', () => {
 
 describe('computeEdit: failures', () => {
   it('empty old_string on an existing file is already_exists', () => {
-    const f = expectFailure(computeEdit('x', { oldString: '', newString: 'y', replaceAll: false }, FILE), 'already_exists');
-    expect(f.message).toContain(FILE);
+    for (const before of ['x', '\n', ' ', '\uFEFF\n']) {
+      const f = expectFailure(computeEdit(before, { oldString: '', newString: 'y', replaceAll: false }, FILE), 'already_exists');
+      expect(f.message).toContain(FILE);
+    }
+  });
+
+  it('empty old_string fills an existing empty file (a lone BOM kept), never one with content', () => {
+    expectApplied('', computeEdit('', { oldString: '', newString: 'x = 1\n', replaceAll: false }, FILE), 'x = 1\n');
+    expectApplied('\uFEFF', computeEdit('\uFEFF', { oldString: '', newString: 'x', replaceAll: false }, FILE), '\uFEFFx');
+    const f = expectFailure(computeEdit('', { oldString: '', newString: '', replaceAll: false }, FILE), 'no_change');
+    expect(f.message).toContain('already empty');
   });
 
   it('identical after line-ending normalisation is no_change', () => {

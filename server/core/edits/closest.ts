@@ -1,5 +1,5 @@
-// Owns the "closest match" hint for a failed search: the region of a file (same number of lines as
-// the needle) most similar to the needle. Near-linear: cheap per-line votes pick a few windows,
+// Owns the "closest match" hint for a failed search: the regions of a file (same number of lines as
+// the needle) most similar to the needle, up to three, best first. Near-linear: cheap per-line votes pick a few windows,
 // and only those get a real (bit-parallel Levenshtein) similarity.
 
 export interface ClosestCandidate {
@@ -17,14 +17,24 @@ const MAX_COMPARE_CHARS = 4000;
 const PROBE_LINES = 5;
 const CANDIDATE_WINDOWS = 10;
 const MIN_DICE_VOTE = 0.5;
+/** Most candidates listed in `data.candidates`. */
+export const MAX_CANDIDATES = 3;
 
 /** Returns the region most similar to `needle` (similarity >= 0.5), or undefined. Both texts use \n breaks. */
 export function findClosest(normalizedText: string, needle: string): ClosestCandidate | undefined {
+  return findCandidates(normalizedText, needle)[0];
+}
+
+/**
+ * The regions most similar to `needle` (similarity >= 0.5): at most three, best first, equally close
+ * ones all kept (up to three), no two overlapping. Both texts use \n breaks.
+ */
+export function findCandidates(normalizedText: string, needle: string): ClosestCandidate[] {
   const needleLines = needle.split('\n');
   if (needleLines.length > 1 && needleLines[needleLines.length - 1] === '') needleLines.pop();
   const windowLines = needleLines.length;
   const collapsedNeedle = collapse(needle);
-  if (collapsedNeedle.length === 0) return undefined;
+  if (collapsedNeedle.length === 0) return [];
 
   const starts = lineStarts(normalizedText);
   const lineCount = starts.length;
@@ -32,7 +42,7 @@ export function findClosest(normalizedText: string, needle: string): ClosestCand
 
   // Probe lines: the longest distinct trimmed lines of the needle (long lines are the most telling).
   const probes = pickProbes(needleLines);
-  if (probes.length === 0) return undefined;
+  if (probes.length === 0) return [];
   const scorer = new BigramScorer(probes.map((p) => p.text));
 
   const votes = new Float64Array(lastWindow + 1);
@@ -60,21 +70,24 @@ export function findClosest(normalizedText: string, needle: string): ClosestCand
     }
   }
 
-  const candidates = topIndices(votes, CANDIDATE_WINDOWS);
-  let best: ClosestCandidate | undefined;
-  let bestScore = -1;
-  for (const start of candidates) {
+  const scored: ClosestCandidate[] = [];
+  for (const start of topIndices(votes, CANDIDATE_WINDOWS)) {
     const endLine = Math.min(lineCount, start + windowLines) - 1;
     const from = starts[start] as number;
     const to = endLine + 1 < lineCount ? (starts[endLine + 1] as number) - 1 : normalizedText.length;
     const text = normalizedText.slice(from, to);
     const similarity = levenshteinRatio(collapsedNeedle, collapse(text));
-    if (similarity > bestScore) {
-      bestScore = similarity;
-      best = { startLine: start + 1, endLine: endLine + 1, text, similarity: Math.round(similarity * 100) / 100 };
-    }
+    if (similarity < MIN_SIMILARITY) continue;
+    scored.push({ startLine: start + 1, endLine: endLine + 1, text, similarity: Math.round(similarity * 100) / 100 });
   }
-  return best !== undefined && bestScore >= MIN_SIMILARITY ? best : undefined;
+  // Best first (the earlier region on a tie); a window overlapping a better one is the same place shifted.
+  scored.sort((a, b) => b.similarity - a.similarity || a.startLine - b.startLine);
+  const kept: ClosestCandidate[] = [];
+  for (const c of scored) {
+    if (kept.length === MAX_CANDIDATES) break;
+    if (kept.every((k) => c.endLine < k.startLine || c.startLine > k.endLine)) kept.push(c);
+  }
+  return kept;
 }
 
 interface Probe {

@@ -80,11 +80,10 @@ function lastOldLine(diff: string, end: number): number {
   return last;
 }
 
-/** Lines in s[0, end) where end is a line start. */
+/** Lines in s[0, end) where end is a line start (only \n ends a line, as in unifiedDiff). */
 function lineCount(s: string, end: number): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1 && i < end; i = s.indexOf('\n', i + 1)) n++;
-  for (let i = s.indexOf('\r'); i !== -1 && i < end; i = s.indexOf('\r', i + 1)) if (s.charCodeAt(i + 1) !== 10) n++;
   return n;
 }
 
@@ -105,14 +104,11 @@ function headLength(diff: string, maxChars: number): number {
   return c >= 0xd800 && c <= 0xdbff ? maxChars - 1 : maxChars;
 }
 
-/** The first line start at or after `p` (the text length if none). */
+/** The first line start (just after a \n) at or after `p` (the text length if none). */
 function lineStartAfter(s: string, p: number): number {
   if (p <= 0) return 0;
   if (p >= s.length) return s.length;
-  const c = s.charCodeAt(p - 1);
-  if (c === 10 || (c === 13 && s.charCodeAt(p) !== 10)) return p;
+  if (s.charCodeAt(p - 1) === 10) return p;
   const nl = s.indexOf('\n', p);
-  const cr = s.indexOf('\r', p);
-  if (cr !== -1 && (nl === -1 || cr < nl) && s.charCodeAt(cr + 1) !== 10) return cr + 1;
   return nl === -1 ? s.length : nl + 1;
 }

@@ -38,9 +38,19 @@ export function describeLines(lines: readonly number[], count: number): string {
   return `lines ${shown}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
-/** The tail of a not_found message: where the closest candidate is and what to do. */
-export function closestHint(closest: ClosestCandidate | undefined): string {
-  if (closest === undefined) return 're-read the file and copy the text exactly, including whitespace';
-  const where = closest.startLine === closest.endLine ? `line ${closest.startLine}` : `lines ${closest.startLine}-${closest.endLine}`;
-  return `the closest text is at ${where} (similarity ${closest.similarity}); re-read the file and copy the text exactly`;
+/** The tail of a not_found message: where the closest candidates are (best first) and what to do. */
+export function closestHint(candidates: readonly ClosestCandidate[]): string {
+  const [best, ...others] = candidates;
+  if (best === undefined) return 're-read the file and copy the text exactly, including whitespace';
+  const where = (c: ClosestCandidate) => (c.startLine === c.endLine ? `line ${c.startLine}` : `lines ${c.startLine}-${c.endLine}`);
+  const also = others.length === 0 ? '' : `, also ${others.map((c) => `${where(c)} (${c.similarity})`).join(', ')}`;
+  const tie = others.some((c) => c.similarity === best.similarity)
+    ? '; several places are equally close, so include lines that tell them apart'
+    : '';
+  return `the closest text is at ${where(best)} (similarity ${best.similarity})${also}${tie}; re-read the file and copy the text exactly`;
+}
+
+/** `data` of a not_found failure: the best candidate and all of them (absent when nothing is close). */
+export function closestData(candidates: readonly ClosestCandidate[]): Record<string, unknown> | undefined {
+  return candidates.length === 0 ? undefined : { closest: candidates[0], candidates };
 }

@@ -1,11 +1,11 @@
 // Owns the git-style unified diff of one file, built from the span edits themselves (the changed
-// line blocks) in time linear in the file size, shown on the \n-normalised, BOM-less view of the text.
+// line blocks) in time linear in the file size. Lines are shown exactly as they are in the text (a
+// CRLF line keeps its \r, a BOM stays on line 1) and only \n ends a line, as for git apply and patch,
+// so every diff applies to the text it was computed on.
 
 import type { SpanEdit } from '../text/spanEdit.js';
 
-const CR = 13;
 const LF = 10;
-const BOM = 0xfeff;
 const NO_NEWLINE = '\\ No newline at end of file';
 
 /** A changed block: [start, end) in `before` and [afterStart, afterEnd) in `after`, both on line boundaries. */
@@ -21,11 +21,9 @@ interface Block {
   afterLines: number;
 }
 
-/** Is `p` the start of a line in `s` (0, or after \n, or after a \r not followed by \n)? */
+/** Is `p` the start of a line in `s` (0, or just after a \n)? */
 function isLineStart(s: string, p: number): boolean {
-  if (p <= 0) return true;
-  const prev = s.charCodeAt(p - 1);
-  return prev === LF || (prev === CR && s.charCodeAt(p) !== LF);
+  return p <= 0 || s.charCodeAt(p - 1) === LF;
 }
 
 function isLineBoundary(s: string, p: number): boolean {
@@ -34,59 +32,42 @@ function isLineBoundary(s: string, p: number): boolean {
 
 /** The largest line start of `s` that is <= p. */
 function lineStartAtOrBefore(s: string, p: number): number {
-  let i = p;
-  while (i > 0 && !isLineStart(s, i)) i--;
-  return i;
+  return p <= 0 ? 0 : s.lastIndexOf('\n', p - 1) + 1;
 }
 
 /** The smallest line boundary of `s` that is >= p. */
 function lineBoundaryAtOrAfter(s: string, p: number): number {
-  let i = p;
-  while (i < s.length && !isLineStart(s, i)) i++;
-  return i;
+  if (isLineStart(s, p)) return Math.min(p, s.length);
+  const nl = s.indexOf('\n', p);
+  return nl === -1 ? s.length : nl + 1;
 }
 
-/**
- * Number of lines in a region of whole lines: its breaks, plus a final line without a break.
- * `hasCr` says whether `s` contains any \r; without one, native indexOf counts the \n breaks.
- */
-function countLines(s: string, from: number, to: number, hasCr: boolean): number {
+/** Number of lines in a region of whole lines: its \n breaks, plus a final line without one. */
+function countLines(s: string, from: number, to: number): number {
   if (to <= from) return 0;
   let n = 0;
-  if (hasCr) {
-    for (let i = from; i < to; i++) {
-      const c = s.charCodeAt(i);
-      if (c === LF || (c === CR && s.charCodeAt(i + 1) !== LF)) n++;
-    }
-  } else {
-    for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) n++;
-  }
-  const last = s.charCodeAt(to - 1);
-  if (last !== LF && last !== CR) n++;
+  for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  if (s.charCodeAt(to - 1) !== LF) n++;
   return n;
 }
 
 /**
- * Appends the lines of a region of whole lines, each with `prefix`, without their break characters;
- * returns how many characters it appended.
+ * Appends the lines of a region of whole lines, each with `prefix` and its own line ending (a \r
+ * before the \n stays); a last line without \n gets one plus git's "No newline" marker. Returns how
+ * many characters it appended.
  */
 function emitLines(out: string[], prefix: string, s: string, from: number, to: number): number {
   let size = 0;
   let i = from;
   while (i < to) {
-    let j = i;
-    while (j < to) {
-      const c = s.charCodeAt(j);
-      if (c === LF || c === CR) break;
-      j++;
+    const nl = s.indexOf('\n', i);
+    if (nl === -1 || nl >= to) {
+      out.push(prefix, s.slice(i, to), '\n', NO_NEWLINE, '\n');
+      return size + prefix.length + (to - i) + 2 + NO_NEWLINE.length;
     }
-    out.push(prefix, s.slice(i, j), '\n');
-    size += prefix.length + (j - i) + 1;
-    if (j >= to) {
-      out.push(NO_NEWLINE, '\n');
-      return size + NO_NEWLINE.length + 1;
-    }
-    i = s.charCodeAt(j) === CR && s.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
+    out.push(prefix, s.slice(i, nl + 1));
+    size += prefix.length + (nl + 1 - i);
+    i = nl + 1;
   }
   return size;
 }
@@ -129,42 +110,19 @@ export function unifiedDiff(path: string, before: string | null, after: string, 
         .sort((a, b) => a.start - b.start || a.end - b.end);
   const header = `--- ${created ? '/dev/null' : `a/${path}`}\n+++ b/${path}\n`;
   if (changes.length === 0 || (!created && base === after)) return created ? header : '';
-  const view = withoutBom(base, after, changes);
-  if (view.edits.length === 0) return created ? header : '';
-  return header + hunks(view.before, view.after, view.edits, context, limit - header.length);
+  return header + hunks(base, after, changes, context, limit - header.length);
 }
 
-/** The BOM-less views of both texts with edits against them (one covering edit if an edit touched a BOM). */
-function withoutBom(before: string, after: string, edits: readonly SpanEdit[]): { before: string; after: string; edits: readonly SpanEdit[] } {
-  const bomBefore = before.charCodeAt(0) === BOM;
-  const bomAfter = after.charCodeAt(0) === BOM;
-  if (!bomBefore && !bomAfter) return { before, after, edits };
-  const b = bomBefore ? before.slice(1) : before;
-  const a = bomAfter ? after.slice(1) : after;
-  if (bomBefore && bomAfter && edits.every((e) => e.start >= 1)) {
-    return { before: b, after: a, edits: edits.map((e) => ({ start: e.start - 1, end: e.end - 1, newText: e.newText })) };
-  }
-  // An edit added, removed or rewrote the BOM: describe the change as one edit between the views.
-  const max = Math.min(a.length, b.length);
-  let p = 0;
-  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
-  let q = 0;
-  while (q < max - p && a.charCodeAt(a.length - 1 - q) === b.charCodeAt(b.length - 1 - q)) q++;
-  if (p === b.length && p === a.length) return { before: b, after: a, edits: [] };
-  return { before: b, after: a, edits: [{ start: p, end: b.length - q, newText: a.slice(p, a.length - q) }] };
-}
-
-/** The hunks (everything after the ---/+++ header) for edits on BOM-less texts. */
+/** The hunks (everything after the ---/+++ header). */
 function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number, limit: number): string {
-  const baseCr = base.indexOf('\r') !== -1;
-  const blocks = changedBlocks(base, after, changes, baseCr, after.indexOf('\r') !== -1);
+  const blocks = changedBlocks(base, after, changes);
 
   // Line numbers: before counted incrementally; after = before + the line delta of the blocks so far.
   let line = 0;
   let pos = 0;
   let lineDelta = 0;
   for (const b of blocks) {
-    line += countLines(base, pos, b.start, baseCr);
+    line += countLines(base, pos, b.start);
     pos = b.start;
     b.line = line;
     b.afterLine = line + lineDelta;
@@ -187,8 +145,8 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
     const lastBlock = blocks[j] as Block;
     const leadFrom = linesBack(base, firstBlock.start, context);
     const trailTo = linesForward(base, lastBlock.end, context);
-    const lead = countLines(base, leadFrom, firstBlock.start, baseCr);
-    const trail = countLines(base, lastBlock.end, trailTo, baseCr);
+    const lead = countLines(base, leadFrom, firstBlock.start);
+    const trail = countLines(base, lastBlock.end, trailTo);
     const oldStart = firstBlock.line - lead;
     const oldLen = lastBlock.line + lastBlock.lines + trail - oldStart;
     const newStart = firstBlock.afterLine - lead;
@@ -215,7 +173,7 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
  * and end on line boundaries of their own text (so a block never cuts a line or a CRLF in either),
  * and edits whose lines touch share a block.
  */
-function changedBlocks(before: string, after: string, edits: readonly SpanEdit[], beforeCr: boolean, afterCr: boolean): Block[] {
+function changedBlocks(before: string, after: string, edits: readonly SpanEdit[]): Block[] {
   const blocks: Block[] = [];
   let delta = 0; // after offset - before offset for positions before the current edit
   let k = 0;
@@ -282,8 +240,8 @@ function changedBlocks(before: string, after: string, edits: readonly SpanEdit[]
       afterEnd,
       line: 0,
       afterLine: 0,
-      lines: countLines(before, start, end, beforeCr),
-      afterLines: countLines(after, afterStart, afterEnd, afterCr),
+      lines: countLines(before, start, end),
+      afterLines: countLines(after, afterStart, afterEnd),
     });
     delta = baseDelta + blockDelta;
   }
