@@ -24,6 +24,8 @@ import {
   WorkDoneProgressCreateRequest,
   WorkspaceSymbolRequest,
   type WorkspaceSymbolParams,
+  ApplyWorkspaceEditRequest,
+  CancellationTokenSource,
 } from 'vscode-languageserver';
 import type { PositionEncoding } from './core/text/positions.js';
 import { serverCapabilities } from './capabilities.js';
@@ -62,6 +64,8 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   let folders: string[] = [];
   const documents = new OpenDocuments(() => encoding);
   const mutex = new KeyedMutex();
+  // Documents whose last workspace/applyEdit went unanswered (deadline or cancel): URI -> version then.
+  const unconfirmed = new Map<string, number>();
   // Logs go to the client as window/logMessage (never stdout, which carries the protocol).
   const logAs = (type: MessageType, message: string) => void connection.sendNotification(LogMessageNotification.type, { type, message });
   const log = (message: string) => logAs(MessageType.Log, message);
@@ -93,7 +97,13 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     traits,
     documents,
     mutex,
-    sendApplyEdit: (label, edit) => connection.workspace.applyEdit({ label, edit }),
+    // The signal cancels the request ($/cancelRequest to the editor) when editls stops waiting for it.
+    sendApplyEdit: (label, edit, signal) => {
+      const source = new CancellationTokenSource();
+      signal.addEventListener('abort', () => source.cancel(), { once: true });
+      return connection.sendRequest(ApplyWorkspaceEditRequest.type, { label, edit }, source.token).finally(() => source.dispose());
+    },
+    unconfirmed,
     log,
     // A window/showMessage notification: vscode-languageserver's show*Message send showMessageRequest,
     // which some clients answer with a blocking prompt.
@@ -105,7 +115,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     encoding = negotiateEncoding(params);
-    traits = clientTraits(params.capabilities);
+    traits = clientTraits(params.capabilities, params.clientInfo?.name);
     folders = initialFolders(params);
     initOptions = params.initializationOptions;
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
