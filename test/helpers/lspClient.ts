@@ -51,6 +51,8 @@ export const CAPS_HELIX: ClientCapabilities = {
   workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'abort' }, workspaceFolders: true },
   window: { workDoneProgress: true },
 };
+/** lsp-mode 8's capabilities with utf-32 negotiated, for utf-32 tests whose edits carry \r (lsp-mode itself drops \r from edits). */
+export const CAPS_UTF32: ClientCapabilities = { ...CAPS_LSPMODE_8, general: { positionEncodings: ['utf-32'] } };
 export const CAPS_PLAIN_CHANGES: ClientCapabilities = { workspace: { applyEdit: true } };
 
 export type ApplyBehavior = 'apply' | 'refuse' | 'error' | 'never' | ((params: ApplyWorkspaceEditParams) => ApplyWorkspaceEditResult | Promise<ApplyWorkspaceEditResult>);
