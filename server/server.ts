@@ -24,6 +24,8 @@ import {
   WorkDoneProgressCreateRequest,
   WorkspaceSymbolRequest,
   type WorkspaceSymbolParams,
+  ApplyWorkspaceEditRequest,
+  CancellationTokenSource,
 } from 'vscode-languageserver';
 import path from 'node:path';
 import type { PositionEncoding } from './core/text/positions.js';
@@ -70,6 +72,8 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   const namedAs = new Map<string, string>();
   const documents = new OpenDocuments(() => encoding);
   const mutex = new KeyedMutex();
+  // Documents whose last workspace/applyEdit went unanswered (deadline or cancel): URI -> version then.
+  const unconfirmed = new Map<string, number>();
   // Logs go to the client as window/logMessage (never stdout, which carries the protocol).
   const logAs = (type: MessageType, message: string) => void connection.sendNotification(LogMessageNotification.type, { type, message });
   const log = (message: string) => logAs(MessageType.Log, message);
@@ -103,7 +107,13 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     traits,
     documents,
     mutex,
-    sendApplyEdit: (label, edit) => connection.workspace.applyEdit({ label, edit }),
+    // The signal cancels the request ($/cancelRequest to the editor) when editls stops waiting for it.
+    sendApplyEdit: (label, edit, signal) => {
+      const source = new CancellationTokenSource();
+      signal.addEventListener('abort', () => source.cancel(), { once: true });
+      return connection.sendRequest(ApplyWorkspaceEditRequest.type, { label, edit }, source.token).finally(() => source.dispose());
+    },
+    unconfirmed,
     log,
     // A window/showMessage notification: vscode-languageserver's show*Message send showMessageRequest,
     // which some clients answer with a blocking prompt.
@@ -116,7 +126,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     encoding = negotiateEncoding(params);
-    traits = clientTraits(params.capabilities);
+    traits = clientTraits(params.capabilities, params.clientInfo?.name);
     const named = initialFolders(params);
     folders = unique(named.map((n) => n.real));
     for (const n of named) namedAs.set(n.real, n.given);

@@ -20,6 +20,9 @@ export const SETTINGS_DEFAULTS = {
   summary: 'log' as 'log' | 'message',
   /** How long (ms) to wait for the editor's didChange confirming an applied edit before trusting its reply. */
   applyConfirmTimeoutMs: 1000,
+  /** How long (ms) editls waits for the editor to answer workspace/applyEdit; past it the command fails with
+   *  `apply_rejected`, the file's lock is released and a late answer is ignored (the edit may still land). */
+  applyTimeoutMs: 10000,
   /** workspace/symbol: cap on the symbols one query returns. */
   maxSymbols: 200,
   /** Edit results: a change written to disk with more TextEdits than this gets `editOmitted` instead of its
@@ -40,6 +43,7 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   regexTimeoutMs: z.number().int().min(10).max(600_000),
   summary: z.enum(['log', 'message']),
   applyConfirmTimeoutMs: z.number().int().min(0).max(60_000),
+  applyTimeoutMs: z.number().int().min(10).max(600_000),
   maxSymbols: z.number().int().min(1).max(100_000),
   maxResultEdits: z.number().int().min(0).max(2 ** 31 - 1),
   undoDepth: z.number().int().min(0).max(1000),

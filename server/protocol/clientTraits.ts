@@ -10,9 +10,14 @@ export interface ClientTraits {
   configuration: boolean;
   workDoneProgress: boolean;
   showMessage: boolean;
+  /** What the editor does with \r in an edit's new text: keeps it, makes it a line break (Neovim
+   *  0.7-0.11: `newText:gsub('\r\n?', '\n')`), or drops it (lsp-mode: `s-replace "\r" ""`). */
+  carriageReturns: 'keep' | 'lineBreak' | 'drop';
+  /** clientInfo.name, for messages. */
+  clientName: string;
 }
 
-export function clientTraits(caps: ClientCapabilities): ClientTraits {
+export function clientTraits(caps: ClientCapabilities, clientName = ''): ClientTraits {
   const we = caps.workspace?.workspaceEdit;
   const ops = we?.resourceOperations ?? [];
   return {
@@ -22,5 +27,7 @@ export function clientTraits(caps: ClientCapabilities): ClientTraits {
     configuration: caps.workspace?.configuration === true,
     workDoneProgress: caps.window?.workDoneProgress === true,
     showMessage: true,
+    carriageReturns: clientName === 'Neovim' ? 'lineBreak' : clientName === 'emacs' ? 'drop' : 'keep',
+    clientName: clientName || 'the client',
   };
 }

@@ -13,13 +13,19 @@ import type { Settings } from '../settings.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { encodeText, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
+import { askEditor, seconds } from './editorRoundTrip.js';
+import { editPresence } from '../core/edits/editPresence.js';
 
 export interface ApplyDeps {
   encoding: PositionEncoding;
   traits: ClientTraits;
   settings: Settings;
   documents: OpenDocuments;
-  sendApplyEdit: (label: string, edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>;
+  sendApplyEdit: (label: string, edit: WorkspaceEdit, signal: AbortSignal) => Promise<ApplyWorkspaceEditResult>;
+  /** Open documents whose last applyEdit went unanswered: URI -> version then (see the check before sending). */
+  unconfirmed: Map<string, number>;
+  /** The command's cancellation ($/cancelRequest). */
+  signal: AbortSignal;
   log: (message: string) => void;
 }
 
@@ -70,23 +76,53 @@ export async function applyChanges(
   if (editorIdx.length > 0) {
     for (const i of editorIdx) {
       const c = changes[i]!;
+      const rel = c.snapshot.resolved.relPath;
       if (c.snapshot.source === 'editor') {
         const now = deps.documents.get(c.snapshot.uri);
         if (!now || now.version !== c.snapshot.version || now.text !== c.snapshot.text) {
-          return fail('stale', `${c.snapshot.resolved.relPath} changed in the editor while the edit was computed; run the command again`, {
+          return fail('stale', `${rel} changed in the editor while the edit was computed; run the command again`, {
             actual: now?.text,
           });
         }
+        // An unanswered earlier edit may still land; without a version in the edit nothing would stop
+        // this one from being applied on top of it at the wrong place.
+        const unanswered = deps.unconfirmed.get(c.snapshot.uri);
+        if (unanswered !== undefined && unanswered !== now.version) deps.unconfirmed.delete(c.snapshot.uri);
+        else if (unanswered !== undefined && !form.documentChanges) {
+          return fail('stale', `an earlier edit to ${rel} got no answer from the editor, which may still apply it, and this editor's edits carry no version to guard against that; check the buffer (edit or save it), then run the command again`);
+        }
       }
+      const mangled = carriageReturnProblem(deps, c, docChanges[i]!);
+      if (mangled) return fail('apply_rejected', mangled);
     }
     const editorEdit = buildWorkspaceEdit(editorIdx.map((i) => docChanges[i]!), form); // editor changes are never omitted
-    let reply: ApplyWorkspaceEditResult;
-    try {
-      reply = await deps.sendApplyEdit(options.label, editorEdit);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return refusal(message, changes, editorIdx);
+    const editorFiles = editorIdx.map((i) => changes[i]!.snapshot.resolved.relPath).join(', ');
+    const answer = await askEditor(
+      {
+        send: deps.sendApplyEdit,
+        timeoutMs: deps.settings.applyTimeoutMs,
+        signal: deps.signal,
+        onLate: (late) => {
+          const what = late.kind === 'reply' ? `applied=${String(late.reply.applied)}` : late.kind === 'error' ? `error: ${oneLine(late.message)}` : late.kind;
+          deps.log(`late answer from the editor to "${options.label}" (${what}); ignored: editls follows ${editorFiles} through didChange`);
+          if (late.kind !== 'reply' || !late.reply.applied) for (const i of editorIdx) deps.unconfirmed.delete(changes[i]!.snapshot.uri);
+        },
+      },
+      options.label,
+      editorEdit,
+    );
+    if (answer.kind === 'timeout' || answer.kind === 'cancelled') {
+      for (const i of editorIdx) {
+        const c = changes[i]!;
+        if (c.snapshot.source === 'editor' && c.snapshot.version !== null) deps.unconfirmed.set(c.snapshot.uri, c.snapshot.version);
+      }
+      const why = answer.kind === 'timeout' ? `the editor did not answer within ${seconds(deps.settings.applyTimeoutMs)}` : 'the command was cancelled while waiting for the editor';
+      return fail(answer.kind === 'timeout' ? 'apply_rejected' : 'cancelled', `${why}; the edit to ${editorFiles} may still be applied by the editor later; nothing was written to disk`, {
+        mayStillApply: editorIdx.map((i) => changes[i]!.snapshot.resolved.relPath),
+      });
     }
+    if (answer.kind === 'error') return refusal(answer.message, changes, editorIdx);
+    const reply = answer.reply;
     if (!reply.applied) return refusal(reply.failureReason ?? 'the editor did not apply the edit', changes, editorIdx);
     for (const i of editorIdx) {
       const c = changes[i]!;
@@ -94,18 +130,9 @@ export async function applyChanges(
         notes.push(`${c.snapshot.resolved.relPath} was not open: the editor now holds the edit in an unsaved buffer; save it (:wa, :write-all, save-some-buffers)`);
         continue;
       }
-      // Confirm through didChange: Neovim reports applied:true even when it skipped a stale edit.
-      const settled = await deps.documents.waitFor(
-        c.snapshot.uri,
-        (doc) => doc === undefined || doc.version !== c.snapshot.version,
-        deps.settings.applyConfirmTimeoutMs,
-      );
-      if (settled === 'timeout' || settled === undefined) continue;
-      if (settled.text !== c.newText) {
-        return fail('stale', `the editor reported the edit to ${c.snapshot.resolved.relPath} applied, but the buffer changed differently (edited meanwhile?); check it and run the command again`, {
-          actual: settled.text,
-        });
-      }
+      const confirmed = await confirmApplied(deps, c);
+      if (!confirmed.ok) return confirmed;
+      if (confirmed.note) notes.push(confirmed.note);
     }
   }
 
@@ -117,6 +144,63 @@ export async function applyChanges(
     notes.push(...written.notes);
   }
   return { ok: true, via: routes, ...reported, notes };
+}
+
+/**
+ * Confirms an edit the editor reported applied to an open document through its didChange: waits until
+ * the buffer holds exactly the expected text (Neovim reports the first change at once and the rest
+ * 150 ms later), or until `applyConfirmTimeoutMs`; then judges what the buffer holds. Only an edit
+ * demonstrably absent is a failure; an applied edit is never reported as "run it again".
+ */
+async function confirmApplied(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ note?: string }>> {
+  const rel = c.snapshot.resolved.relPath;
+  const wait = deps.settings.applyConfirmTimeoutMs;
+  const settled = await deps.documents.waitFor(c.snapshot.uri, (doc) => doc === undefined || doc.text === c.newText, wait);
+  const doc = settled === 'timeout' ? deps.documents.get(c.snapshot.uri) : settled;
+  if (doc === undefined) return { ok: true, note: `${rel} was closed in the editor before editls saw the edit arrive; check the file` };
+  if (doc.text === c.newText) return { ok: true };
+  if (doc.text === c.snapshot.text) {
+    return { ok: true, note: `the editor reported the edit to ${rel} applied, but editls has not seen the buffer change within ${seconds(wait)}; check the buffer (it may still report the change)` };
+  }
+  const presence = editPresence(c.snapshot.text, c.edits, c.newText, doc.text);
+  switch (presence.kind) {
+    case 'landed': {
+      const where = presence.otherLines ? ` (line${presence.otherLines.first === presence.otherLines.last ? ` ${presence.otherLines.first}` : `s ${presence.otherLines.first}-${presence.otherLines.last}`})` : '';
+      return { ok: true, note: `applied, but ${rel} also changed in the editor meanwhile${where}; check the buffer` };
+    }
+    case 'partial':
+      return { ok: true, note: `the editor reported the edit to ${rel} applied; within ${seconds(wait)} editls saw only part of it arrive; check the buffer` };
+    case 'absent':
+      return fail('stale', `the editor did not apply the edit to ${rel}: its buffer changed first and the edit is not in it; nothing was changed, run the command again`, { actual: doc.text });
+    default:
+      return fail('stale', `${rel} changed in the editor while the edit was applied, and editls cannot tell whether the edit is in the buffer; check the buffer before running the command again`, {
+        actual: doc.text,
+        uncertain: true,
+      });
+  }
+}
+
+/**
+ * Some editors rewrite carriage returns in an edit's new text (Neovim 0.7-0.11 turns \r and \r\n into
+ * a line break, lsp-mode drops \r), so an edit needing one cannot land exactly; it is refused instead.
+ * Neovim's "\r\n" is still right in a buffer whose every line ends in CRLF (fileformat=dos).
+ */
+function carriageReturnProblem(deps: ApplyDeps, c: PlannedChange, change: DocumentChange): string | undefined {
+  const mode = deps.traits.carriageReturns;
+  if (mode === 'keep') return undefined;
+  const needsCr = change.edits.some((e) => e.newText.includes('\r'));
+  if (!needsCr) return undefined;
+  const base = c.created ? '' : c.snapshot.text;
+  if (mode === 'lineBreak' && allCrlf(base) && change.edits.every((e) => !/\r(?!\n)/.test(e.newText) && !/(^|[^\r])\n/.test(e.newText))) return undefined;
+  const rel = c.snapshot.resolved.relPath;
+  const how = mode === 'lineBreak' ? 'turns carriage returns in edits into line breaks' : 'drops carriage returns from edits';
+  return `this editor (${deps.traits.clientName}) ${how}, and the edit to ${rel} needs one, so it cannot be applied exactly; nothing was changed. Set the file's line endings in the editor instead (e.g. :set fileformat=dos or C-x RET f) and save`;
+}
+
+function allCrlf(text: string): boolean {
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (text.charCodeAt(i - 1) !== 13) return false;
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) return false;
+  return true;
 }
 
 function route(deps: ApplyDeps, c: PlannedChange, mode: ApplyMode): Via {

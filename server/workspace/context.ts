@@ -27,7 +27,9 @@ export interface ServerState {
   traits: ClientTraits;
   documents: OpenDocuments;
   mutex: KeyedMutex;
-  sendApplyEdit: (label: string, edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>;
+  sendApplyEdit: (label: string, edit: WorkspaceEdit, signal: AbortSignal) => Promise<ApplyWorkspaceEditResult>;
+  /** Open documents whose last workspace/applyEdit got no answer in time: URI -> the version then. */
+  unconfirmed: Map<string, number>;
   log: (message: string) => void;
   showMessage: (message: string, level?: 'info' | 'error') => void;
   previews: Previews;
@@ -53,7 +55,16 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
       const outcome = await applyChanges(
-        { encoding: state.encoding, traits: state.traits, settings, documents: state.documents, sendApplyEdit: state.sendApplyEdit, log: state.log },
+        {
+          encoding: state.encoding,
+          traits: state.traits,
+          settings,
+          documents: state.documents,
+          sendApplyEdit: state.sendApplyEdit,
+          unconfirmed: state.unconfirmed,
+          signal: request.signal,
+          log: state.log,
+        },
         changes,
         mode,
         options,

@@ -2,10 +2,10 @@
 // which URIs are open for each real path (one file may be open under several, e.g. through a symlink).
 // vscode-languageserver-textdocument counts UTF-16 only, so didChange ranges are converted from
 // the negotiated encoding one change at a time (each change sees the result of the previous).
-import { TextDocuments, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
+import { TextDocuments, type Position, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { PositionEncoding } from '../core/text/positions.js';
-import { toUtf16Position } from '../protocol/fromProto.js';
+import { utf16Column } from '../protocol/fromProto.js';
 import { realpathOrSelf, uriToPath } from './paths.js';
 
 export interface OpenDocument {
@@ -69,24 +69,7 @@ export class OpenDocuments {
   }
 
   private update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
-    const encoding = this.encoding();
-    let current = doc;
-    for (const change of changes) {
-      if ('range' in change && encoding !== 'utf-16') {
-        const lineText = (line: number) => lineWithoutBreak(current, line);
-        const converted = {
-          range: {
-            start: toUtf16Position(change.range.start, lineText, encoding),
-            end: toUtf16Position(change.range.end, lineText, encoding),
-          },
-          text: change.text,
-        };
-        current = TextDocument.update(current, [converted], version);
-      } else {
-        current = TextDocument.update(current, [change], version);
-      }
-    }
-    return current;
+    return applyContentChanges(doc, changes, version, this.encoding());
   }
 
   get(uri: string): OpenDocument | undefined {
@@ -146,7 +129,66 @@ export class OpenDocuments {
   }
 }
 
-function lineWithoutBreak(doc: TextDocument, line: number): string {
-  const text = doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
-  return text.replace(/\r?\n$|\r$/, '');
+/**
+ * Applies didChange content changes one at a time (each sees the result of the previous), converting
+ * positions from `encoding`. Editors whose lines are split on \n only (Neovim with fileformat=unix,
+ * Emacs with a -unix coding system) hold the \r of a CRLF as the line's last character and address
+ * the point between \r and \n as character length+1; vscode-languageserver-textdocument would move
+ * that back before the \r (and lose a deleted \r), so such a position is honoured here exactly.
+ */
+export function applyContentChanges(doc: TextDocument, changes: readonly TextDocumentContentChangeEvent[], version: number, encoding: PositionEncoding): TextDocument {
+  let current = doc;
+  for (const change of changes) {
+    if (!('range' in change)) {
+      current = TextDocument.update(current, [change], version);
+      continue;
+    }
+    let start = offsetOf(current, change.range.start, encoding);
+    let end = offsetOf(current, change.range.end, encoding);
+    if (end < start) [start, end] = [end, start];
+    let text = change.text;
+    const content = current.getText();
+    // The library cannot address the point inside a CRLF: widen the change over the \r or the \n.
+    if (insideCrlf(content, start)) {
+      start -= 1;
+      text = '\r' + text;
+    }
+    if (insideCrlf(content, end)) {
+      end += 1;
+      text += '\n';
+    }
+    const range = { start: current.positionAt(start), end: current.positionAt(end) };
+    current = TextDocument.update(current, [{ range, text }], version);
+  }
+  return current;
+}
+
+function insideCrlf(text: string, offset: number): boolean {
+  return offset > 0 && text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10;
+}
+
+/**
+ * The UTF-16 offset of `position`: a character past the line's end means its end (before the break),
+ * except exactly one unit past the text before a CRLF, which is the point between \r and \n.
+ */
+function offsetOf(doc: TextDocument, position: Position, encoding: PositionEncoding): number {
+  if (position.line >= doc.lineCount) return doc.getText().length;
+  if (position.line < 0) return 0;
+  const lineStart = doc.offsetAt({ line: position.line, character: 0 });
+  const full = doc.getText({ start: { line: position.line, character: 0 }, end: { line: position.line + 1, character: 0 } });
+  const content = full.replace(/\r?\n$|\r$/, '');
+  if (full.endsWith('\r\n')) {
+    const withCr = content + '\r';
+    const column = utf16Column(withCr, position.character, encoding);
+    const unitsWithCr = encoding === 'utf-16' ? withCr.length : units(withCr, encoding);
+    if (column === withCr.length && position.character === unitsWithCr) return lineStart + column;
+  }
+  return lineStart + utf16Column(content, position.character, encoding);
+}
+
+function units(text: string, encoding: PositionEncoding): number {
+  if (encoding === 'utf-8') return Buffer.byteLength(text, 'utf8');
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }

@@ -75,6 +75,25 @@
       (call-interactively #'eglot-code-actions))
     (vconcat titles)))
 
+
+(defun my-outcome (thunk)
+  "Run THUNK (an editls-execute call); the result's status, replacements and notes, or the error."
+  (condition-case err
+      (let ((r (funcall thunk)))
+        (list (cons "status" (editls--get r :status)) (cons "replacements" (editls--get r :replacements))
+              (cons "notes" (editls--get r :notes))))
+    (editls-error (list (cons "error" (nth 1 err)) (cons "message" (nth 2 err))))))
+
+(defun my-attach () (wait-until 10 (lambda () (eglot--managed-mode))))
+(defun my-flush () (eglot--signal-textDocument/didChange))
+(defun my-titles ()
+  (my-flush)
+  (vconcat (mapcar (lambda (a) (plist-get a :title))
+                   (jsonrpc-request (eglot-current-server) :textDocument/codeAction
+                                    (list :textDocument (eglot--TextDocumentIdentifier)
+                                          :range (list :start (list :line 0 :character 0) :end (list :line 0 :character 0))
+                                          :context (list :diagnostics []))))))
+
 (condition-case top-err
     (let ((default-directory my-ws))
       (find-file (path "a.txt"))
@@ -164,6 +183,46 @@
                                                          (list (cons "file" (file-name-nondirectory (xref-location-group loc)))
                                                                (cons "line" (xref-location-line loc)))))
                                             items)))))
+
+      ;; 13. mixed line endings: Emacs opens them -unix, the CRs stay in the buffer as ^M
+      (find-file (path "mixed.txt"))
+      (my-attach)
+      (rec "s13.coding" (symbol-name buffer-file-coding-system))
+      (rec "s13.titles_before" (my-titles))
+      (rec "s13.normalize" (my-outcome (lambda () (editls-execute "editls.normalizeLineEndings" (list :path "mixed.txt")))))
+      (rec "s13.buffer_normalized" (buf-text "mixed.txt"))
+      (rec "s13.edit" (my-outcome (lambda () (editls-execute "editls.edit" (list :file_path "mixed.txt" :old_string "three" :new_string "THREE")))))
+      (rec "s13.buffer" (buf-text "mixed.txt"))
+      (my-flush)
+      (save-buffer)
+      (rec "s13.disk" (disk "mixed.txt"))
+      (accept-process-output nil 0.3)
+      (rec "s13.titles_after_save" (my-titles))
+      (find-file (path "crlf.txt"))
+      (my-attach)
+      (rec "s13.crlf_normalize" (my-outcome (lambda () (editls-execute "editls.normalizeLineEndings" (list :path "crlf.txt")))))
+      (rec "s13.crlf_buffer" (buf-text "crlf.txt"))
+
+      ;; 14. a 5-match searchAndReplace in an open buffer, 5 times (q -> Y, Y -> q, ...)
+      (find-file (path "five.txt"))
+      (my-attach)
+      (let ((wrong 0) (bad 0) (answers '()) (notes '())
+            (before "one q\ntwo q\nthree q\nfour q\nfive q\nend\n")
+            (after "one Y\ntwo Y\nthree Y\nfour Y\nfive Y\nend\n"))
+        (dotimes (i 5)
+          (let* ((forward (= (% i 2) 0))
+                 (r (my-outcome (lambda () (editls-execute "editls.searchAndReplace"
+                                                           (list :path "five.txt" :search (if forward "q" "Y") :replace (if forward "Y" "q")))))))
+            (if (and (equal (cdr (assoc "status" r)) "applied") (equal (cdr (assoc "replacements" r)) 5))
+                (when (cdr (assoc "notes" r)) (push (cdr (assoc "notes" r)) notes))
+              (setq wrong (1+ wrong))
+              (push (or (cdr (assoc "message" r)) "?") answers))
+            (unless (equal (buf-text "five.txt") (if forward after before)) (setq bad (1+ bad)))))
+        (rec "s14.runs" 5)
+        (rec "s14.wrong" wrong)
+        (rec "s14.bad_buffer" bad)
+        (rec "s14.answers" (vconcat answers))
+        (rec "s14.notes" (vconcat notes)))
       (rec "ok" t))
   (error (rec "ok" :json-false) (rec "error" (format "%S" top-err))))
 

@@ -72,6 +72,28 @@ describe('Emacs + Eglot 1.9 (headless)', () => {
       // 12. a workspace symbol through xref
       if (SERVES.workspaceSymbol) expect(o['s12.items']).toEqual([{ file: 'lib.js', line: 2 }]);
 
+      // 13. normalizeLineEndings on mixed endings (the buffer is -unix, CRs live in it as ^M): the copy
+      //     stays exact, the next edit succeeds, the action is gone after saving
+      expect(o['s13.coding']).toMatch(/-unix$/);
+      expect(o['s13.titles_before']).toContain('editls: normalise line endings to LF (1 line differ)');
+      expect(o['s13.normalize']).toMatchObject({ status: 'applied' });
+      expect(o['s13.buffer_normalized']).toBe('one\ntwo\nthree\nfour\n');
+      expect(o['s13.edit']).toMatchObject({ status: 'applied' });
+      expect(o['s13.buffer']).toBe('one\ntwo\nTHREE\nfour\n');
+      expect(o['s13.disk']).toBe('one\ntwo\nTHREE\nfour\n');
+      expect(o['s13.titles_after_save']).not.toContainEqual(expect.stringMatching(/normalise line endings/));
+      // Eglot inserts the \r as it is: normalising to CRLF works too
+      expect(o['s13.crlf_normalize']).toMatchObject({ status: 'applied' });
+      expect(o['s13.crlf_buffer']).toBe('one\r\ntwo\r\nthree\r\nfour\r\n');
+
+      // 14. a 5-match searchAndReplace in an open buffer, 5 times: no wrong answer, buffer right each time
+      expect(o['s14.answers']).toEqual([]);
+      expect(o['s14.wrong']).toBe(0);
+      expect(o['s14.bad_buffer']).toBe(0);
+      // Eglot 1.9 sends didChange only when Emacs is idle or before its next request (never while
+      // editls waits in batch Emacs): each run is an honest "not seen yet" note, never a failure
+      expect(o['s14.notes']).toHaveLength(5);
+
       expect(ws.read('a.txt')).toBe(ORIGINAL_A);
     } finally {
       ws.cleanup();

@@ -22,7 +22,16 @@ export const FIXTURE: Record<string, string> = {
   'b.txt': 'b line one\n',
   'lib.js': '// symbols for workspace/symbol\nfunction fooBarBaz(a) {\n  return a;\n}\n',
   'ws.txt': 'trailing  \nspaces\t\nnone\n',
+  // issue 10 item 13: mixed endings, mostly LF (normalised to LF) and mostly CRLF (normalised to CRLF)
+  'mixed.txt': 'one\r\ntwo\nthree\nfour\n',
+  'crlf.txt': 'one\r\ntwo\r\nthree\r\nfour\n',
+  // issue 10 item 12: a 5-match searchAndReplace in an open buffer, run again and again
+  'five.txt': 'one q\ntwo q\nthree q\nfour q\nfive q\nend\n',
 };
+
+/** The two texts the repeated 5-match searchAndReplace alternates between (q -> Y, then Y -> q). */
+export const FIVE_BEFORE = 'one q\ntwo q\nthree q\nfour q\nfive q\nend\n';
+export const FIVE_AFTER = 'one Y\ntwo Y\nthree Y\nfour Y\nfive Y\nend\n';
 
 /** Whether editls serves these features in this tree (searchFiles and workspace/symbol come from another issue). */
 export const SERVES = {

@@ -79,6 +79,27 @@ describe('Emacs + lsp-mode 8 (headless)', () => {
         expect(o['s12.items']).toEqual([{ file: 'lib.js', line: 1 }]);
       }
 
+      // 13. normalizeLineEndings on mixed endings (the buffer is -unix, CRs live in it as ^M): the copy
+      //     stays exact, the next edit succeeds, the action is gone after saving
+      expect(o['s13.coding']).toMatch(/-unix$/);
+      expect(o['s13.titles_before']).toContain('editls: normalise line endings to LF (1 line differ)');
+      expect(o['s13.normalize']).toMatchObject({ status: 'applied' });
+      expect(o['s13.buffer_normalized']).toBe('one\ntwo\nthree\nfour\n');
+      expect(o['s13.edit']).toMatchObject({ status: 'applied' });
+      expect(o['s13.buffer']).toBe('one\ntwo\nTHREE\nfour\n');
+      expect(o['s13.disk']).toBe('one\ntwo\nTHREE\nfour\n');
+      expect(o['s13.titles_after_save']).not.toContainEqual(expect.stringMatching(/normalise line endings/));
+      // lsp-mode drops \r from edits: normalising to CRLF is refused and changes nothing
+      expect(o['s13.crlf_normalize']).toMatchObject({ error: 'apply_rejected' });
+      expect(o['s13.crlf_normalize'].message).toMatch(/this editor \(emacs\) drops carriage returns from edits/);
+      expect(o['s13.crlf_buffer']).toBe(FIXTURE['crlf.txt']);
+
+      // 14. a 5-match searchAndReplace in an open buffer, 5 times: no wrong answer, buffer right each time
+      expect(o['s14.answers']).toEqual([]);
+      expect(o['s14.wrong']).toBe(0);
+      expect(o['s14.bad_buffer']).toBe(0);
+      expect(o['s14.notes']).toEqual([]); // lsp-mode reports each change at once
+
       expect(ws.read('a.txt')).toBe(ORIGINAL_A);
     } finally {
       ws.cleanup();

@@ -81,6 +81,27 @@ describe('Neovim 0.7 (headless)', () => {
       // 12. a workspace symbol through :EditlsSymbols
       if (SERVES.workspaceSymbol) expect(o['s12.items']).toEqual([expect.objectContaining({ file: 'lib.js', lnum: 2 })]);
 
+      // 13. normalizeLineEndings on mixed endings (fileformat=unix: the CRs live in the lines): the
+      //     copy stays exact, the next edit succeeds, the action is gone after saving; to CRLF is
+      //     refused (Neovim turns a \r in an edit into a line break) and changes nothing
+      expect(o['s13.fileformat']).toBe('unix');
+      expect(o['s13.titles_before']).toContain('editls: normalise line endings to LF (1 line differ)');
+      expect(o['s13.normalize']).toEqual({ status: 'applied', notes: null });
+      expect(o['s13.buffer_normalized']).toBe('one\ntwo\nthree\nfour\n');
+      expect(o['s13.edit']).toEqual({ status: 'applied', notes: null });
+      expect(o['s13.buffer']).toBe('one\ntwo\nTHREE\nfour\n');
+      expect(o['s13.disk']).toBe('one\ntwo\nTHREE\nfour\n');
+      expect(o['s13.titles_after_save']).not.toContainEqual(expect.stringMatching(/normalise line endings/));
+      expect(o['s13.crlf_normalize']).toMatchObject({ error: 'apply_rejected' });
+      expect(o['s13.crlf_normalize'].message).toMatch(/this editor \(Neovim\) turns carriage returns in edits into line breaks/);
+      expect(o['s13.crlf_buffer']).toBe(FIXTURE['crlf.txt']);
+
+      // 14. a 5-match searchAndReplace in an open buffer, 20 times: no wrong answer, buffer right each time
+      expect(o['s14.runs']).toBe(20);
+      expect(o['s14.answers']).toEqual([]);
+      expect(o['s14.wrong']).toBe(0);
+      expect(o['s14.bad_buffer']).toBe(0);
+
       // every buffer left modified is the user's to save; nothing else was written
       expect(ws.read('a.txt')).toBe(ORIGINAL_A);
     } finally {

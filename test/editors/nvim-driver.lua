@@ -236,6 +236,69 @@ local ok, err = pcall(function()
     put('s12.items', items)
     vim.cmd('cclose')
   end
+
+  -- 13. mixed line endings: Neovim opens them with fileformat=unix, the CRs stay in the lines
+  local function code_action_titles(b)
+    local done, acts = false, nil
+    client.request('textDocument/codeAction', { textDocument = { uri = vim.uri_from_bufnr(b) }, range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } }, context = { diagnostics = {} } }, function(_, r) acts, done = r, true end, b)
+    wait(10000, function() return done end)
+    local titles = {}
+    for _, a in ipairs(acts or {}) do table.insert(titles, a.title) end
+    return titles
+  end
+  local function open_attached(name)
+    vim.cmd('edit ' .. vim.fn.fnameescape(path(name)))
+    local b = vim.api.nvim_get_current_buf()
+    wait(5000, function() return vim.lsp.buf_is_attached(b, client.id) end)
+    return b
+  end
+  local function exec_in(b, command, args)
+    local done, res, e = false, nil, nil
+    client.request('workspace/executeCommand', { command = command, arguments = { args } }, function(er, r) e, res, done = er, r, true end, b)
+    wait(30000, function() return done end)
+    return res, e
+  end
+  local function outcome(res, e)
+    if e then return { error = type(e.data) == 'table' and e.data.kind or e.message, message = e.message } end
+    return { status = res and res.status, notes = res and res.notes or vim.NIL }
+  end
+  local mixed = open_attached('mixed.txt')
+  put('s13.fileformat', vim.api.nvim_buf_get_option(mixed, 'fileformat'))
+  put('s13.titles_before', code_action_titles(mixed))
+  put('s13.normalize', outcome(exec_in(mixed, 'editls.normalizeLineEndings', { path = 'mixed.txt' })))
+  put('s13.buffer_normalized', buf_text('mixed.txt'))
+  put('s13.edit', outcome(exec_in(mixed, 'editls.edit', { file_path = 'mixed.txt', old_string = 'three', new_string = 'THREE' })))
+  put('s13.buffer', buf_text('mixed.txt'))
+  vim.cmd('silent write')
+  put('s13.disk', disk('mixed.txt'))
+  vim.wait(300)
+  put('s13.titles_after_save', code_action_titles(mixed))
+  local crlf = open_attached('crlf.txt')
+  put('s13.crlf_normalize', outcome(exec_in(crlf, 'editls.normalizeLineEndings', { path = 'crlf.txt' })))
+  put('s13.crlf_buffer', buf_text('crlf.txt'))
+
+  -- 14. a 5-match searchAndReplace in an open buffer, 20 times (q -> Y, Y -> q, ...), pausing
+  --     between runs as a user does: after a pause Neovim 0.7 sends the first change of the edit at
+  --     once and the other four 150 ms later (debounce_text_changes, its default)
+  local five = open_attached('five.txt')
+  local before_text, after_text = 'one q\ntwo q\nthree q\nfour q\nfive q\nend\n', 'one Y\ntwo Y\nthree Y\nfour Y\nfive Y\nend\n'
+  local wrong, bad_buffer, runs, answers = 0, 0, 0, {}
+  for i = 1, 20 do
+    vim.wait(200)
+    local forward = i % 2 == 1
+    local res, e = exec_in(five, 'editls.searchAndReplace', { path = 'five.txt', search = forward and 'q' or 'Y', replace = forward and 'Y' or 'q' })
+    runs = runs + 1
+    local ok_answer = not e and res and res.status == 'applied' and res.replacements == 5 and res.notes == nil
+    if not ok_answer then
+      wrong = wrong + 1
+      table.insert(answers, e and e.message or vim.inspect(res and res.notes))
+    end
+    if buf_text('five.txt') ~= (forward and after_text or before_text) then bad_buffer = bad_buffer + 1 end
+  end
+  put('s14.runs', runs)
+  put('s14.wrong', wrong)
+  put('s14.bad_buffer', bad_buffer)
+  put('s14.answers', answers)
 end)
 
 put('ok', ok)

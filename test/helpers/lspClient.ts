@@ -51,9 +51,11 @@ export const CAPS_HELIX: ClientCapabilities = {
   workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'abort' }, workspaceFolders: true },
   window: { workDoneProgress: true },
 };
+/** lsp-mode 8's capabilities with utf-32 negotiated, for utf-32 tests whose edits carry \r (lsp-mode itself drops \r from edits). */
+export const CAPS_UTF32: ClientCapabilities = { ...CAPS_LSPMODE_8, general: { positionEncodings: ['utf-32'] } };
 export const CAPS_PLAIN_CHANGES: ClientCapabilities = { workspace: { applyEdit: true } };
 
-export type ApplyBehavior = 'apply' | 'refuse' | 'error' | ((params: ApplyWorkspaceEditParams) => ApplyWorkspaceEditResult | Promise<ApplyWorkspaceEditResult>);
+export type ApplyBehavior = 'apply' | 'refuse' | 'error' | 'never' | ((params: ApplyWorkspaceEditParams) => ApplyWorkspaceEditResult | Promise<ApplyWorkspaceEditResult>);
 
 export interface ClientOptions {
   root: string;
@@ -166,16 +168,62 @@ export class TestClient {
 
   private async changeRange(uri: string, start: number, end: number, text: string): Promise<void> {
     const buf = this.buffers.get(uri)!;
+    const change = this.editBuffer(uri, start, end, text);
+    if (buf.announced) {
+      await this.conn.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: buf.version },
+        contentChanges: [change],
+      });
+    }
+  }
+
+  /** Changes the buffer without telling the server; returns the incremental content change. */
+  private editBuffer(uri: string, start: number, end: number, text: string): { range: Range; text: string } {
+    const buf = this.buffers.get(uri)!;
     const range = { start: toPosition(buf.text, start, this.encoding), end: toPosition(buf.text, end, this.encoding) };
     buf.text = buf.text.slice(0, start) + text + buf.text.slice(end);
     buf.version += 1;
     buf.modified = true;
-    if (buf.announced) {
-      await this.conn.sendNotification('textDocument/didChange', {
-        textDocument: { uri, version: buf.version },
-        contentChanges: [{ range, text }],
-      });
+    return { range, text };
+  }
+
+  /**
+   * Applies an edit the way Neovim 0.7.2 does and reports it the way its debounced didChange does:
+   * only the first document edit's version is checked (a newer buffer skips the edit silently and
+   * still answers applied:true); every TextEdit lands at once, but the server hears of the first
+   * change at once and of the rest `debounceMs` later, in one didChange. `typing` is a user
+   * keystroke landing in the same first didChange.
+   */
+  async applyLikeNeovim(params: ApplyWorkspaceEditParams, options: { debounceMs?: number; typing?: { find: string; replacement: string } } = {}): Promise<ApplyWorkspaceEditResult> {
+    const docEdits = (params.edit.documentChanges ?? []).filter((c): c is Extract<typeof c, { textDocument: unknown }> => 'textDocument' in c);
+    const first = docEdits[0];
+    if (!first) return { applied: true };
+    const uri = first.textDocument.uri;
+    const buf = this.buffers.get(uri);
+    if (!buf) throw new Error(`applyLikeNeovim: ${uri} is not open`);
+    if (first.textDocument.version !== null && buf.version > first.textDocument.version) return { applied: true }; // "Buffer newer than edits."
+    this.appliedEdits.push(params.edit);
+    const spans = (first.edits as TextEdit[])
+      .map((e) => ({ start: toOffset(buf.text, e.range.start, this.encoding), end: toOffset(buf.text, e.range.end, this.encoding), text: e.newText }))
+      .sort((a, b) => b.start - a.start);
+    // Spans go last to first, so the first change is the last one in the text and the keystroke
+    // (which must come after it in the text) leaves the others' offsets alone.
+    const firstBatch = spans.slice(0, 1).map((sp) => this.editBuffer(uri, sp.start, sp.end, sp.text));
+    if (options.typing) {
+      const at = buf.text.indexOf(options.typing.find, spans[0]!.start + spans[0]!.text.length);
+      if (at < 0) throw new Error(`${options.typing.find} not after the last edit in ${uri}`);
+      firstBatch.push(this.editBuffer(uri, at, at + options.typing.find.length, options.typing.replacement));
     }
+    const firstVersion = buf.version;
+    const rest = spans.slice(1).map((sp) => this.editBuffer(uri, sp.start, sp.end, sp.text));
+    const restVersion = buf.version;
+    await this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: firstVersion }, contentChanges: firstBatch });
+    if (rest.length > 0) {
+      setTimeout(() => {
+        void this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: restVersion }, contentChanges: rest });
+      }, options.debounceMs ?? 150);
+    }
+    return { applied: true };
   }
 
   bufferText(rel: string): string | undefined {
@@ -200,6 +248,7 @@ export class TestClient {
   private async handleApplyEdit(params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
     const behavior = this.applyBehavior;
     if (typeof behavior === 'function') return behavior(params);
+    if (behavior === 'never') return new Promise<ApplyWorkspaceEditResult>(() => {}); // an editor that never answers
     if (behavior === 'refuse') return { applied: false, failureReason: 'user declined' };
     if (behavior === 'error') throw new ResponseError(-32603, 'Edits on a.txt require version 2, you have 3');
     return this.applyStrict(params);
