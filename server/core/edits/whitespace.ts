@@ -22,20 +22,12 @@ export interface LineRange {
 const CR = 13;
 const LF = 10;
 
-/** Horizontal whitespace: what JavaScript's \s matches minus line terminators and the BOM. */
+/**
+ * Trailing whitespace is spaces and tabs only: a form feed at a line's end is a page break (Emacs,
+ * the GNU sources), and other Unicode spaces (NBSP, ideographic space) are content.
+ */
 function isTrailingSpace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    code === 0x09 ||
-    code === 0x0b ||
-    code === 0x0c ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
+  return code === 0x20 || code === 0x09;
 }
 
 /**
@@ -108,7 +100,7 @@ export function countTrailingWhitespace(text: string, range?: LineRange): number
   return trailingSpans(text, ends, checked.first, checked.last).length;
 }
 
-/** Removes spaces, tabs and other horizontal whitespace at the end of each line in `range` (default: all lines). */
+/** Removes spaces and tabs at the end of each line in `range` (default: all lines). */
 export function trimTrailingWhitespace(text: string, file: string, range?: LineRange): Result<LineEditComputed> {
   const ends = lineContentEnds(text);
   const checked = checkRange(range, ends.length, file);
