@@ -1,7 +1,8 @@
 // Reads text files from disk and converts between bytes and text: UTF-8 (with or without BOM) and
-// BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write.
+// BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write. Only regular
+// files are ever opened for reading (a FIFO would block a libuv thread until someone writes to it).
 
-import type { Stats } from 'node:fs';
+import { constants as fsConstants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { fail, type Result } from '../core/result.js';
 
@@ -35,7 +36,28 @@ const utf16leDecoder = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: tru
  * against `maxFileSize` before any content is read.
  */
 export async function readTextFile(absPath: string, displayPath: string, maxFileSize: number): Promise<Result<DiskText>> {
-  // stat by path first: it rejects directories and pipes before open() could block on a FIFO.
+  const raw = await readRegularFile(absPath, displayPath, maxFileSize);
+  if (!raw.ok) return raw;
+  const { buf, mode, mtimeMs } = raw;
+  const decoded = decodeText(buf, displayPath);
+  if (!decoded.ok) return decoded;
+  return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs };
+}
+
+/** O_NONBLOCK: opening a FIFO that was swapped in after the stat returns at once instead of waiting for a writer. */
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of a regular file of at most `maxFileSize` bytes. Anything else (a FIFO, socket, device,
+ * directory) is refused by `stat` before it is opened, and again by `fstat` after a non-blocking
+ * open, so a special file swapped in between is never read.
+ */
+export async function readRegularFile(
+  absPath: string,
+  displayPath: string,
+  maxFileSize: number,
+): Promise<Result<{ buf: Buffer; mode: number; mtimeMs: number }>> {
+  // stat by path first: it rejects directories and pipes before anything is opened.
   let st: Stats;
   try {
     st = await stat(absPath);
@@ -43,22 +65,18 @@ export async function readTextFile(absPath: string, displayPath: string, maxFile
     return statFailure(err, displayPath);
   }
   if (st.isDirectory()) return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath });
-  if (!st.isFile()) {
-    return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
-  }
+  if (!st.isFile()) return notRegular(displayPath, st);
   if (st.size > maxFileSize) return tooLarge(displayPath, st.size, maxFileSize);
 
   let buf: Buffer;
   let mode: number;
   let mtimeMs: number;
   try {
-    const handle = await open(absPath, 'r');
+    const handle = await open(absPath, OPEN_FLAGS);
     try {
       // fstat the opened file: it may have been replaced since the stat above.
       const fst = await handle.stat();
-      if (!fst.isFile()) {
-        return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
-      }
+      if (!fst.isFile()) return notRegular(displayPath, fst);
       if (fst.size > maxFileSize) return tooLarge(displayPath, fst.size, maxFileSize);
       buf = await readWhole(handle, fst.size);
       mode = fst.mode & 0o7777;
@@ -71,10 +89,23 @@ export async function readTextFile(absPath: string, displayPath: string, maxFile
   }
   // The file may have grown between fstat and the read.
   if (buf.length > maxFileSize) return tooLarge(displayPath, buf.length, maxFileSize);
+  return { ok: true, buf, mode, mtimeMs };
+}
 
-  const decoded = decodeText(buf, displayPath);
-  if (!decoded.ok) return decoded;
-  return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs };
+function notRegular(displayPath: string, st: Stats) {
+  const what = st.isFIFO()
+    ? 'a named pipe (FIFO)'
+    : st.isSocket()
+      ? 'a socket'
+      : st.isCharacterDevice() || st.isBlockDevice()
+        ? 'a device'
+        : st.isDirectory()
+          ? 'a directory'
+          : 'not a regular file';
+  return fail('io_error', `${displayPath} is ${what}, not a regular file; editls only reads and edits regular files`, {
+    path: displayPath,
+    special: true,
+  });
 }
 
 /**
