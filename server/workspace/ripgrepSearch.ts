@@ -259,13 +259,20 @@ async function dirtyBuffers(
 ): Promise<{ paths: Set<string>; searchable: DirtyBuffer[] }> {
   const paths = new Set<string>();
   const candidates: (DirtyBuffer & { onDisk: boolean })[] = [];
+  const inScope: { doc: { uri: string; text: string }; abs: string }[] = [];
   for (const doc of deps.documents.all()) {
     const p = uriToPath(doc.uri);
     if (p === undefined) continue;
     const abs = realpathOrSelf(p);
     const inside = req.scope.directory ? isInside(abs, req.scope.absPath) : abs === req.scope.absPath;
-    if (!inside) continue;
-    const disk = await readTextFile(abs, abs, deps.maxFileSize);
+    if (inside) inScope.push({ doc, abs });
+  }
+  const disks = new Array<Awaited<ReturnType<typeof readTextFile>>>(inScope.length);
+  await eachLimited(inScope.length, IO_CONCURRENCY, async (i) => {
+    disks[i] = await readTextFile(inScope[i]!.abs, inScope[i]!.abs, deps.maxFileSize);
+  });
+  for (const [i, { doc, abs }] of inScope.entries()) {
+    const disk = disks[i]!;
     if (disk.ok && disk.text === doc.text) continue;
     paths.add(abs);
     // No regular file behind the buffer (missing, or a FIFO readTextFile refused without opening it):
@@ -306,6 +313,18 @@ function isInside(child: string, parent: string): boolean {
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
+/** Reads and writes of buffers' files in flight at once (the thread pool has four threads). */
+const IO_CONCURRENCY = 8;
+
+/** Runs `work(0..count-1)`, at most `limit` at a time. */
+async function eachLimited(count: number, limit: number, work: (i: number) => Promise<unknown> | undefined): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
 async function isSpecialFile(abs: string): Promise<boolean> {
   try {
     const st = await stat(abs);
@@ -329,10 +348,10 @@ async function searchBuffers(
   if (buffers.length === 0) return { ok: true, files };
   const dir = await mkdtemp(path.join(os.tmpdir(), 'editls-buffers-'));
   try {
-    for (const [i, b] of buffers.entries()) {
-      if (req.signal.aborted) return cancelled();
-      await writeFile(path.join(dir, `b${i}`), b.text, { mode: 0o600, flag: 'wx' });
-    }
+    await eachLimited(buffers.length, IO_CONCURRENCY, (i) =>
+      req.signal.aborted ? undefined : writeFile(path.join(dir, `b${i}`), buffers[i]!.text, { mode: 0o600, flag: 'wx' }),
+    );
+    if (req.signal.aborted) return cancelled();
     const lines: SearchLine[][] = buffers.map(() => []);
     const binary: boolean[] = buffers.map(() => false);
     let current = -1;
