@@ -7,6 +7,7 @@ import { fail, type Failure, type Result } from '../core/result.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff } from '../core/edits/diffCut.js';
+import { resultBytesTooLarge, resultCharLimit } from '../core/edits/resultSize.js';
 import type { ApplyMode, ApplyOutcome, Context, EditOmitted, PlannedChange, Snapshot, Via } from './context.js';
 
 export interface Computed {
@@ -65,6 +66,8 @@ export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<R
     if (!snapshot.ok) return snapshot;
     const computed = await req.compute(snapshot);
     if (!computed.ok) return computed;
+    const tooLarge = resultTooLarge(ctx, req.command, snapshot, computed.newText);
+    if (tooLarge) return tooLarge;
     const change: PlannedChange = {
       snapshot,
       newText: computed.newText,
@@ -78,6 +81,23 @@ export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<R
     const value = editResult(ctx, req.command, [change], outcome, { previewId, noun: req.noun, extra: computed.extra, maxDiffChars: req.maxDiffChars });
     return { ok: true as const, value };
   });
+}
+
+/** The most characters a command's result may have under the current maxFileSize (see core/edits/resultSize.ts). */
+export function maxResultChars(ctx: Context): number {
+  return resultCharLimit(ctx.settings.maxFileSize);
+}
+
+/**
+ * The exact check on a built result: its size in bytes in the file's encoding (UTF-8 for a buffer or
+ * a new file) against maxFileSize. The computations refused anything longer in characters before
+ * building it, so this text is at most a few times maxFileSize.
+ */
+export function resultTooLarge(ctx: Context, command: string, snapshot: Snapshot, newText: string): Failure | undefined {
+  const encoding = snapshot.disk?.encoding ?? 'utf-8';
+  const bom = snapshot.disk?.bom ?? false;
+  const bytes = encoding === 'utf-8' ? Buffer.byteLength(newText, 'utf8') + (bom ? 3 : 0) : 2 * newText.length + (bom ? 2 : 0);
+  return resultBytesTooLarge(snapshot.resolved.relPath, bytes, ctx.settings.maxFileSize, command);
 }
 
 /** What a command's count counts, singular and plural, for the summary line ("replacement"/"replacements"). */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { computeReplaceRange } from '../core/edits/replaceRange.js';
 import { applyOptions, boolish, intish, pathString, text } from './args.js';
-import { missingFile } from './fileEdit.js';
+import { maxResultChars, missingFile } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
 
@@ -53,7 +53,7 @@ export const replaceRangeCommand: CommandDefinition<typeof args> = {
         maxDiffChars: a.includeDiff === false ? 1 : (a.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS),
         compute: (snapshot) => {
           if (snapshot.source === 'missing') return missingFile(snapshot);
-          const r = computeReplaceRange(snapshot.text, a, snapshot.resolved.relPath);
+          const r = computeReplaceRange(snapshot.text, { ...a, maxResultChars: maxResultChars(ctx) }, snapshot.resolved.relPath);
           if (!r.ok) return r;
           return {
             ok: true,

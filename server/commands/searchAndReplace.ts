@@ -8,8 +8,9 @@ import {
   scanHere,
   type PreparedSearch,
 } from '../core/edits/searchAndReplace.js';
+import { MAX_RESULT_CHARS_CAP } from '../core/edits/resultSize.js';
 import { applyOptions, boolish, intish, pathString, text } from './args.js';
-import { missingFile } from './fileEdit.js';
+import { maxResultChars, missingFile } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
 
@@ -59,7 +60,9 @@ export const searchAndReplaceCommand: CommandDefinition<typeof args> = {
               ...(a.end_line !== undefined ? { endLine: a.end_line } : {}),
               useRegex: a.use_regex ?? false,
               ignoreCase: a.ignore_case ?? false,
-              maxOutput: 2 * ctx.settings.maxFileSize,
+              // Memory for the replacement texts (a result may also shrink: the final length is checked apart).
+              maxOutput: Math.min(2 * ctx.settings.maxFileSize, MAX_RESULT_CHARS_CAP),
+              maxResultChars: maxResultChars(ctx),
             },
             snapshot.resolved.relPath,
           );

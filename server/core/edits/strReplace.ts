@@ -2,12 +2,13 @@
 // previous one by exact text, then uniform added indentation, then whitespace-insensitively, with
 // per-entry failures that either let the others apply or (atomic) stop everything.
 
-import { fail, type ErrorKind, type Result } from '../result.js';
+import { fail, type ErrorKind, type Failure, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
 import { EditSequence } from '../text/editSequence.js';
 import { findClosest } from './closest.js';
 import { closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
+import { MAX_RESULT_CHARS_CAP, resultTooLong } from './resultSize.js';
 
 export interface StrReplaceEntry {
   old: string;
@@ -46,6 +47,8 @@ export function computeStrReplace(
   entries: readonly StrReplaceEntry[],
   atomic: boolean,
   file: string,
+  /** Longest result allowed (UTF-16 units, see resultSize.ts); an entry that would pass it makes the command too_large. */
+  maxResultChars: number = MAX_RESULT_CHARS_CAP,
 ): Result<StrReplaceComputed> {
   if (entries.length === 0) {
     return fail('invalid_args', `no replacements given for ${file}; pass at least one {old, new} entry`);
@@ -55,8 +58,10 @@ export function computeStrReplace(
   const details: StrReplaceComputed['details'] = [];
   const failures: ReplacementFailure[] = [];
   let replacements = 0;
+  let tooLarge: Failure | undefined;
 
   entries.forEach((entry, index) => {
+    if (tooLarge) return;
     const label = `replacements[${index}].old`;
     const oldText = normalizeEol(entry.old);
     const newText = normalizeEol(entry.new);
@@ -97,6 +102,11 @@ export function computeStrReplace(
       });
       return;
     }
+    // The length after this entry, before it is built (a lower bound of the text with its own endings).
+    let grown = current.length;
+    for (const m of matches) grown += m.text.length - (m.end - m.start);
+    tooLarge = resultTooLong(file, grown, maxResultChars, `replacements[${index}] (${matches.length} place${matches.length === 1 ? '' : 's'})`);
+    if (tooLarge) return;
     for (const m of matches) {
       if (current.slice(m.start, m.end) !== m.text) replacements++;
     }
@@ -104,6 +114,7 @@ export function computeStrReplace(
     details.push({ index, matchedBy, count: matches.length });
   });
 
+  if (tooLarge) return tooLarge;
   const first = failures[0];
   if (first !== undefined && (atomic || details.length === 0)) {
     const why = atomic && details.length > 0 ? ' (atomic: nothing was applied)' : '';

@@ -5,6 +5,7 @@
 import { fail, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import type { LineEnding } from '../text/normalizedText.js';
+import { MAX_RESULT_CHARS_CAP, resultTooLong } from './resultSize.js';
 
 export interface LineEditComputed {
   newText: string;
@@ -145,13 +146,16 @@ export function endingName(eol: LineEnding): string {
 }
 
 /** Rewrites every line break that differs from the file's dominant ending; only mixed texts change. */
-export function normalizeLineEndings(text: string, file: string): Result<LineEditComputed & { eol: LineEnding }> {
+export function normalizeLineEndings(text: string, file: string, maxResultChars: number = MAX_RESULT_CHARS_CAP): Result<LineEditComputed & { eol: LineEnding }> {
   const stats = lineEndingStats(text);
   if (!stats.mixed) {
     const only = stats.lf + stats.crlf + stats.cr === 0 ? 'no line breaks' : `only ${endingName(stats.dominant)} line endings`;
     return fail('no_change', `${file} has ${only}; nothing to normalise`);
   }
   const eol = stats.dominant;
+  // Only CRLF grows the text (one character per LF or CR rewritten); the length is known before any edit.
+  const tooLong = resultTooLong(file, text.length + (eol === '\r\n' ? stats.lf + stats.cr : -stats.crlf), maxResultChars, 'normalising the line endings');
+  if (tooLong) return tooLong;
   const edits: SpanEdit[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
