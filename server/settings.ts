@@ -25,6 +25,9 @@ export const SETTINGS_DEFAULTS = {
   /** Edit results: a change written to disk with more TextEdits than this gets `editOmitted` instead of its
    *  WorkspaceEdit (previews and editor edits always carry the full edit). */
   maxResultEdits: 1000,
+  /** Edit results: each file's diff is cut after this many characters with a notice (0 = unlimited); the
+   *  default of commands without a maxDiffChars argument, and of those with one. A longer line is cut too. */
+  maxDiffChars: 50_000,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -40,6 +43,7 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   applyConfirmTimeoutMs: z.number().int().min(0).max(60_000),
   maxSymbols: z.number().int().min(1).max(100_000),
   maxResultEdits: z.number().int().min(0).max(2 ** 31 - 1),
+  maxDiffChars: z.number().int().min(0).max(2 ** 31 - 1),
 };
 
 /**

@@ -6,7 +6,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
-import { boundedDiff } from '../core/edits/diffCut.js';
+import { boundedDiff, cutDiff } from '../core/edits/diffCut.js';
 import { resultBytesTooLarge, resultCharLimit } from '../core/edits/resultSize.js';
 import type { ApplyMode, ApplyOutcome, Context, EditOmitted, PlannedChange, Snapshot, Via } from './context.js';
 
@@ -54,7 +54,7 @@ export interface FileEditRequest {
   compute: (snapshot: Snapshot) => Result<Computed> | Promise<Result<Computed>>;
   /** What `replacements` counts in the summary line (default replacement/replacements). */
   noun?: Noun;
-  /** Keep each file's diff within this many characters (0 = unlimited; absent = whole diff); see core/edits/diffCut.ts. */
+  /** Keep each file's diff within this many characters (0 = unlimited; absent = the maxDiffChars setting); see core/edits/diffCut.ts. */
   maxDiffChars?: number;
 }
 
@@ -117,10 +117,11 @@ export function editResult(
   options: { previewId?: string | undefined; noun?: Noun | undefined; extra?: Record<string, unknown> | undefined; maxDiffChars?: number | undefined } = {},
 ): EditResult {
   const preview = options.previewId !== undefined;
+  const budget = options.maxDiffChars ?? ctx.settings.maxDiffChars;
   const diffs = changes.map((c) =>
-    options.maxDiffChars === undefined || c.created
-      ? { text: unifiedDiff(c.snapshot.resolved.relPath, c.created ? null : c.snapshot.text, c.newText, c.edits), truncated: false }
-      : boundedDiff(c.snapshot.resolved.relPath, c.snapshot.text, c.newText, c.edits, options.maxDiffChars),
+    c.created
+      ? cutDiff(unifiedDiff(c.snapshot.resolved.relPath, null, c.newText, c.edits), budget)
+      : boundedDiff(c.snapshot.resolved.relPath, c.snapshot.text, c.newText, c.edits, budget),
   );
   const files: FileResult[] = changes.map((c, i) => ({
     path: c.snapshot.resolved.relPath,

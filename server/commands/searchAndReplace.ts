@@ -15,8 +15,6 @@ import type { CommandDefinition } from './registry.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
 
 const ID = 'editls.searchAndReplace';
-/** A diff of thousands of replacements is of no use to an agent and costs more than the edit itself. */
-const DEFAULT_MAX_DIFF_CHARS = 50_000;
 
 const args = z
   .object({
@@ -48,7 +46,7 @@ export const searchAndReplaceCommand: CommandDefinition<typeof args> = {
         path: a.path,
         apply: a.apply ?? 'auto',
         confirm: a.confirm ?? false,
-        maxDiffChars: a.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS,
+        maxDiffChars: a.maxDiffChars ?? ctx.settings.maxDiffChars,
         compute: async (snapshot) => {
           if (snapshot.source === 'missing') return missingFile(snapshot);
           const p = prepareSearchAndReplace(
