@@ -75,7 +75,14 @@ export function computeStrReplace(
     }
     const current = seq.text;
     let matchedBy: MatchTier = 'exact';
-    let matches = findExact(current, oldText, newText);
+    // Exact places are counted before any replacement object is made: an entry that would grow the
+    // text past the limit is refused while it is still a list of numbers.
+    const exact = occurrences(current, oldText);
+    if (exact.length === 1 || (exact.length > 1 && entry.allowMultiple)) {
+      tooLarge = resultTooLong(file, current.length + exact.length * (newText.length - oldText.length), maxResultChars, `replacements[${index}] (${exact.length} place${exact.length === 1 ? '' : 's'})`);
+      if (tooLarge) return;
+    }
+    let matches = exact.map((start) => ({ start, end: start + oldText.length, text: newText }));
     if (matches.length === 0) {
       matchedBy = 'indentation';
       matches = findIndented(current, oldText, newText);
@@ -131,11 +138,6 @@ export function computeStrReplace(
     return fail('no_change', `the replacements leave ${file} unchanged (each new text equals what it matched); nothing to change`);
   }
   return { ok: true, newText: newOriginal, edits, replacements, details, failedReplacements: failures };
-}
-
-/** Tier 1: every non-overlapping exact occurrence. */
-function findExact(text: string, oldText: string, newText: string): NormReplacement[] {
-  return occurrences(text, oldText).map((start) => ({ start, end: start + oldText.length, text: newText }));
 }
 
 function indentLines(s: string, prefix: string): string {
