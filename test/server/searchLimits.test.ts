@@ -1,6 +1,9 @@
 // searchFiles at the edges of the command line, through the real server over stdio: thousands of
 // modified buffers (their names once went on ripgrep's command line, and each got its own ripgrep
 // process) and a regex too long for a command-line argument (E2BIG before; now invalid_regex).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverFixture } from '../helpers/serverFixture.js';
 import { MAX_SEARCH_REGEX_BYTES } from '../../server/workspace/ripgrepSearch.js';
@@ -47,6 +50,30 @@ describe('searchFiles with many modified buffers', () => {
     expect(r.matches).toHaveLength(count);
     expect(r.matches[1999]).toMatchObject({ path: 'new/1999.txt', line: 2, text: 'fresh needle 1999' });
   }, 120_000);
+});
+
+describe('the buffers\' private copies', () => {
+  it('live in a temporary folder that is gone after the search, also after a bad regex', async () => {
+    const ws = setup({ 'a.txt': 'x\n' });
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'editls-tmpdir-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp; // inherited by the server process started next
+    try {
+      const client = await start(ws);
+      await client.open('a.txt', 'needle\n');
+      await client.open('b.txt', 'needle too\n');
+      const r = await client.exec('editls.searchFiles', { path: '.', regex: 'needle' });
+      expect(r.matches.map((m: { path: string }) => m.path)).toEqual(['a.txt', 'b.txt']);
+      expect(readdirSync(tmp)).toEqual([]);
+      const bad = await client.execError('editls.searchFiles', { path: '.', regex: '(' });
+      expect(bad.data.kind).toBe('invalid_regex');
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a regex too long for a command line', () => {
