@@ -30,6 +30,9 @@ export const SETTINGS_DEFAULTS = {
   maxResultEdits: 1000,
   /** editls.undo: how many editls changes per file the in-memory journal keeps. */
   undoDepth: 20,
+  /** Edit results: each file's diff is cut after this many characters with a notice (0 = unlimited); the
+   *  default of commands without a maxDiffChars argument, and of those with one. A longer line is cut too. */
+  maxDiffChars: 50_000,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -47,6 +50,7 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   maxSymbols: z.number().int().min(1).max(100_000),
   maxResultEdits: z.number().int().min(0).max(2 ** 31 - 1),
   undoDepth: z.number().int().min(0).max(1000),
+  maxDiffChars: z.number().int().min(0).max(2 ** 31 - 1),
 };
 
 /**

@@ -6,7 +6,8 @@ import { fail, type Result } from '../core/result.js';
 import { applySpanEdits, type SpanEdit } from '../core/text/spanEdit.js';
 import { pathString } from './args.js';
 import type { Context, PlannedChange, PreviewRecord } from './context.js';
-import { editResult, type EditResult } from './fileEdit.js';
+import { resultTooLong } from '../core/edits/resultSize.js';
+import { editResult, maxResultChars, resultTooLarge, type EditResult } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 
 const args = z
@@ -124,9 +125,17 @@ async function recheck(ctx: Context, group: FileGroup): Promise<Result<{ change:
   }
   const edits = sorted.map((e) => e.edit);
   const base = group.first.created ? '' : fresh.text;
+  // Previews combined may grow past what each one did alone: the length first, then the bytes.
+  let length = base.length;
+  for (const e of edits) length += e.newText.length - (e.end - e.start);
+  const tooLong = resultTooLong(rel, length, maxResultChars(ctx), 'applying these previews together');
+  if (tooLong) return tooLong;
+  const newText = applySpanEdits(base, edits);
+  const tooLarge = resultTooLarge(ctx, 'applying these previews together', fresh, newText);
+  if (tooLarge) return tooLarge;
   return {
     ok: true,
-    change: { snapshot: fresh, newText: applySpanEdits(base, edits), edits, created: group.first.created, replacements: group.replacements },
+    change: { snapshot: fresh, newText, edits, created: group.first.created, replacements: group.replacements },
   };
 }
 

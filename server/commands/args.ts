@@ -19,10 +19,16 @@ export const intish = z.union([z.number().int(), z.string().regex(/^[+-]?\d{1,15
 });
 
 /**
- * Text that goes into a file: a JSON string may carry half of a surrogate pair ("\ud83d"), which no
+ * Text that goes into a file (also NUL-free, see below): a JSON string may carry half of a surrogate pair ("\ud83d"), which no
  * encoding can write faithfully (UTF-8 would turn it into U+FFFD, UTF-16 files would become invalid),
  * so such text is refused as invalid_args instead of being written.
  */
-export const text = z.string().refine((s) => !/[\uD800-\uDFFF]/u.test(s), {
-  message: 'contains an unpaired surrogate (half of a character such as an emoji); send whole characters',
-});
+export const text = z
+  .string()
+  .refine((s) => !/[\uD800-\uDFFF]/u.test(s), {
+    message: 'contains an unpaired surrogate (half of a character such as an emoji); send whole characters',
+  })
+  // editls reads a file with a NUL as binary: writing one would leave a file it then refuses to edit.
+  .refine((s) => s.indexOf('\0') === -1, {
+    message: 'contains a NUL character (U+0000), which a text file cannot hold; editls would then read the file as binary. Remove it (or write binary files another way)',
+  });

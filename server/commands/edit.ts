@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { computeEdit } from '../core/edits/edit.js';
 import { applyOptions, boolish, pathString, text } from './args.js';
-import { missingFile, runFileEdit } from './fileEdit.js';
+import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 
 const args = z
@@ -39,7 +39,11 @@ export const editCommand: CommandDefinition<typeof args> = {
             created: true,
           };
         }
-        return computeEdit(snapshot.text, { oldString: a.old_string, newString: a.new_string, replaceAll: a.replace_all ?? false }, snapshot.resolved.relPath);
+        return computeEdit(
+          snapshot.text,
+          { oldString: a.old_string, newString: a.new_string, replaceAll: a.replace_all ?? false, maxResultChars: maxResultChars(ctx) },
+          snapshot.resolved.relPath,
+        );
       },
     }),
 };

@@ -7,7 +7,8 @@ import type { WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
-import { boundedDiff } from '../core/edits/diffCut.js';
+import { boundedDiff, cutDiff } from '../core/edits/diffCut.js';
+import { resultBytesTooLarge, resultCharLimit } from '../core/edits/resultSize.js';
 import type { ApplyMode, ApplyOutcome, Context, EditOmitted, PlannedChange, Snapshot, Via } from './context.js';
 import type { ResolvedPath } from '../workspace/paths.js';
 
@@ -55,7 +56,7 @@ export interface FileEditRequest {
   compute: (snapshot: Snapshot) => Result<Computed> | Promise<Result<Computed>>;
   /** What `replacements` counts in the summary line (default replacement/replacements). */
   noun?: Noun;
-  /** Keep each file's diff within this many characters (0 = unlimited; absent = whole diff); see core/edits/diffCut.ts. */
+  /** Keep each file's diff within this many characters (0 = unlimited; absent = the maxDiffChars setting); see core/edits/diffCut.ts. */
   maxDiffChars?: number;
 }
 
@@ -86,6 +87,8 @@ async function snapshotComputeApply(ctx: Context, req: FileEditRequest, resolved
   if (!snapshot.ok) return snapshot;
   const computed = await req.compute(snapshot);
   if (!computed.ok) return computed;
+  const tooLarge = resultTooLarge(ctx, req.command, snapshot, computed.newText);
+  if (tooLarge) return tooLarge;
   const change: PlannedChange = {
     snapshot,
     newText: computed.newText,
@@ -98,6 +101,23 @@ async function snapshotComputeApply(ctx: Context, req: FileEditRequest, resolved
   const previewId = req.apply === 'preview' ? ctx.previews.add(req.command, [change]) : undefined;
   const value = editResult(ctx, req.command, [change], outcome, { previewId, noun: req.noun, extra: computed.extra, maxDiffChars: req.maxDiffChars });
   return { ok: true as const, value };
+}
+
+/** The most characters a command's result may have under the current maxFileSize (see core/edits/resultSize.ts). */
+export function maxResultChars(ctx: Context): number {
+  return resultCharLimit(ctx.settings.maxFileSize);
+}
+
+/**
+ * The exact check on a built result: its size in bytes in the file's encoding (UTF-8 for a buffer or
+ * a new file) against maxFileSize. The computations refused anything longer in characters before
+ * building it, so this text is at most a few times maxFileSize.
+ */
+export function resultTooLarge(ctx: Context, command: string, snapshot: Snapshot, newText: string): Failure | undefined {
+  const encoding = snapshot.disk?.encoding ?? 'utf-8';
+  const bom = snapshot.disk?.bom ?? false;
+  const bytes = encoding === 'utf-8' ? Buffer.byteLength(newText, 'utf8') + (bom ? 3 : 0) : 2 * newText.length + (bom ? 2 : 0);
+  return resultBytesTooLarge(snapshot.resolved.relPath, bytes, ctx.settings.maxFileSize, command);
 }
 
 /** What a command's count counts, singular and plural, for the summary line ("replacement"/"replacements"). */
@@ -117,11 +137,12 @@ export function editResult(
   options: { previewId?: string | undefined; noun?: Noun | undefined; extra?: Record<string, unknown> | undefined; maxDiffChars?: number | undefined } = {},
 ): EditResult {
   const preview = options.previewId !== undefined;
+  const budget = options.maxDiffChars ?? ctx.settings.maxDiffChars;
   const diffs = changes.map((c) => {
     const f = asInFile(c);
-    return options.maxDiffChars === undefined || c.created
-      ? { text: unifiedDiff(c.snapshot.resolved.relPath, c.created ? null : f.before, f.after, f.edits), truncated: false }
-      : boundedDiff(c.snapshot.resolved.relPath, f.before, f.after, f.edits, options.maxDiffChars);
+    return c.created
+      ? cutDiff(unifiedDiff(c.snapshot.resolved.relPath, null, f.after, f.edits), budget)
+      : boundedDiff(c.snapshot.resolved.relPath, f.before, f.after, f.edits, budget);
   });
   const files: FileResult[] = changes.map((c, i) => ({
     path: c.snapshot.resolved.relPath,

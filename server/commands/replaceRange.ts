@@ -4,12 +4,11 @@
 import { z } from 'zod';
 import { computeReplaceRange } from '../core/edits/replaceRange.js';
 import { applyOptions, boolish, intish, pathString, text } from './args.js';
-import { missingFile } from './fileEdit.js';
+import { maxResultChars, missingFile } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
 
 const ID = 'editls.replaceRange';
-const DEFAULT_MAX_DIFF_CHARS = 50_000;
 
 const args = z
   .object({
@@ -50,10 +49,10 @@ export const replaceRangeCommand: CommandDefinition<typeof args> = {
         apply,
         confirm: a.confirm ?? false,
         // Without a diff wanted, a 1-character budget keeps its cost near zero; it is blanked below.
-        maxDiffChars: a.includeDiff === false ? 1 : (a.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS),
+        maxDiffChars: a.includeDiff === false ? 1 : (a.maxDiffChars ?? ctx.settings.maxDiffChars),
         compute: (snapshot) => {
           if (snapshot.source === 'missing') return missingFile(snapshot);
-          const r = computeReplaceRange(snapshot.text, a, snapshot.resolved.relPath);
+          const r = computeReplaceRange(snapshot.text, { ...a, maxResultChars: maxResultChars(ctx) }, snapshot.resolved.relPath);
           if (!r.ok) return r;
           return {
             ok: true,

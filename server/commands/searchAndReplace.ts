@@ -8,14 +8,13 @@ import {
   scanHere,
   type PreparedSearch,
 } from '../core/edits/searchAndReplace.js';
+import { MAX_RESULT_CHARS_CAP } from '../core/edits/resultSize.js';
 import { applyOptions, boolish, intish, pathString, text } from './args.js';
-import { missingFile } from './fileEdit.js';
+import { maxResultChars, missingFile } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
 
 const ID = 'editls.searchAndReplace';
-/** A diff of thousands of replacements is of no use to an agent and costs more than the edit itself. */
-const DEFAULT_MAX_DIFF_CHARS = 50_000;
 
 const args = z
   .object({
@@ -47,7 +46,7 @@ export const searchAndReplaceCommand: CommandDefinition<typeof args> = {
         path: a.path,
         apply: a.apply ?? 'auto',
         confirm: a.confirm ?? false,
-        maxDiffChars: a.maxDiffChars ?? DEFAULT_MAX_DIFF_CHARS,
+        maxDiffChars: a.maxDiffChars ?? ctx.settings.maxDiffChars,
         compute: async (snapshot) => {
           if (snapshot.source === 'missing') return missingFile(snapshot);
           const p = prepareSearchAndReplace(
@@ -59,7 +58,9 @@ export const searchAndReplaceCommand: CommandDefinition<typeof args> = {
               ...(a.end_line !== undefined ? { endLine: a.end_line } : {}),
               useRegex: a.use_regex ?? false,
               ignoreCase: a.ignore_case ?? false,
-              maxOutput: 2 * ctx.settings.maxFileSize,
+              // Memory for the replacement texts (a result may also shrink: the final length is checked apart).
+              maxOutput: Math.min(2 * ctx.settings.maxFileSize, MAX_RESULT_CHARS_CAP),
+              maxResultChars: maxResultChars(ctx),
             },
             snapshot.resolved.relPath,
           );

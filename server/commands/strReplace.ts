@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { computeStrReplace } from '../core/edits/strReplace.js';
 import { applyOptions, boolish, pathString, text } from './args.js';
-import { missingFile, runFileEdit } from './fileEdit.js';
+import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 
 const replacement = z
@@ -37,7 +37,7 @@ function run(id: string, forcePreview: boolean) {
       compute: (snapshot) => {
         if (snapshot.source === 'missing') return missingFile(snapshot);
         const entries = a.replacements.map((r) => ({ old: r.old, new: r.new, allowMultiple: r.allowMultiple ?? false }));
-        const result = computeStrReplace(snapshot.text, entries, a.atomic ?? false, snapshot.resolved.relPath);
+        const result = computeStrReplace(snapshot.text, entries, a.atomic ?? false, snapshot.resolved.relPath, maxResultChars(ctx));
         if (!result.ok) return result;
         return {
           ok: true,

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { normalizeLineEndings, trimTrailingWhitespace, endingName } from '../core/edits/whitespace.js';
 import { applyOptions, intish, pathString } from './args.js';
-import { missingFile, runFileEdit } from './fileEdit.js';
+import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 
 const trimArgs = z
@@ -53,7 +53,7 @@ export const normalizeLineEndingsCommand: CommandDefinition<typeof normalizeArgs
       noun: ['line ending rewritten', 'line endings rewritten'],
       compute: (snapshot) => {
         if (snapshot.source === 'missing') return missingFile(snapshot);
-        const r = normalizeLineEndings(snapshot.text, snapshot.resolved.relPath);
+        const r = normalizeLineEndings(snapshot.text, snapshot.resolved.relPath, maxResultChars(ctx));
         if (!r.ok) return r;
         return { ok: true, newText: r.newText, edits: r.edits, replacements: r.replacements, extra: { lineEnding: endingName(r.eol) } };
       },

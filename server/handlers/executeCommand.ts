@@ -35,6 +35,11 @@ async function runCommand(ctx: Context, params: ExecuteCommandParams): Promise<u
     return result.ok ? result.value : toResponseError(result);
   } catch (error) {
     ctx.log(`${command.id} threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    // A safety net: commands size their results before building them, so this is a bug, but the user
+    // still gets too_large rather than V8's "Invalid string length".
+    if (error instanceof RangeError && /Invalid string length|Array buffer allocation failed|Invalid typed array length/.test(error.message)) {
+      return toResponseError(fail('too_large', `${command.id}: the result is too large to build in memory; nothing changed; make the change in smaller steps`));
+    }
     return unexpectedError(command.id, error);
   }
 }

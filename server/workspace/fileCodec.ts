@@ -1,7 +1,8 @@
 // Reads text files from disk and converts between bytes and text: UTF-8 (with or without BOM) and
-// BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write.
+// BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write. Only regular
+// files are ever opened for reading (a FIFO would block a libuv thread until someone writes to it).
 
-import type { BigIntStats, Stats } from 'node:fs';
+import { constants as fsConstants, type BigIntStats, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { fail, type Result } from '../core/result.js';
 import { openedAt } from './pinnedFolder.js';
@@ -43,7 +44,30 @@ export async function readTextFile(
   maxFileSize: number,
   options: { confined?: boolean } = {},
 ): Promise<Result<DiskText>> {
-  // stat by path first: it rejects directories and pipes before open() could block on a FIFO.
+  const raw = await readRegularFile(absPath, displayPath, maxFileSize, options);
+  if (!raw.ok) return raw;
+  const { buf, mode, mtimeMs, stamp } = raw;
+  const decoded = decodeText(buf, displayPath);
+  if (!decoded.ok) return decoded;
+  return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs, stamp };
+}
+
+/** O_NONBLOCK: opening a FIFO that was swapped in after the stat returns at once instead of waiting for a writer. */
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+/**
+ * The bytes of a regular file of at most `maxFileSize` bytes, with its stamp. Anything else (a FIFO,
+ * socket, device, directory) is refused by `stat` before it is opened, and again by `fstat` after a
+ * non-blocking open, so a special file swapped in between is never read. `confined`: absPath is a
+ * checked real path, and the opened file must still be there (no folder on it swapped for a link).
+ */
+export async function readRegularFile(
+  absPath: string,
+  displayPath: string,
+  maxFileSize: number,
+  options: { confined?: boolean } = {},
+): Promise<Result<{ buf: Buffer; mode: number; mtimeMs: number; stamp: string }>> {
+  // stat by path first: it rejects directories and pipes before anything is opened.
   let st: Stats;
   try {
     st = await stat(absPath);
@@ -51,9 +75,7 @@ export async function readTextFile(
     return statFailure(err, displayPath);
   }
   if (st.isDirectory()) return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath });
-  if (!st.isFile()) {
-    return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
-  }
+  if (!st.isFile()) return notRegular(displayPath, st);
   if (st.size > maxFileSize) return tooLarge(displayPath, st.size, maxFileSize);
 
   let buf: Buffer;
@@ -61,7 +83,7 @@ export async function readTextFile(
   let mtimeMs: number;
   let stamp: string;
   try {
-    const handle = await open(absPath, 'r');
+    const handle = await open(absPath, OPEN_FLAGS);
     try {
       // `confined`: absPath is a checked real path; a folder on it swapped for a link since then must not
       // make this read another file (outside the workspace).
@@ -72,9 +94,7 @@ export async function readTextFile(
       }
       // fstat the opened file: it may have been replaced since the stat above.
       const fst = await handle.stat({ bigint: true });
-      if (!fst.isFile()) {
-        return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
-      }
+      if (!fst.isFile()) return notRegular(displayPath, fst);
       if (fst.size > BigInt(maxFileSize)) return tooLarge(displayPath, Number(fst.size), maxFileSize);
       buf = await readWhole(handle, Number(fst.size));
       mode = Number(fst.mode) & 0o7777;
@@ -89,15 +109,28 @@ export async function readTextFile(
   }
   // The file may have grown between fstat and the read.
   if (buf.length > maxFileSize) return tooLarge(displayPath, buf.length, maxFileSize);
-
-  const decoded = decodeText(buf, displayPath);
-  if (!decoded.ok) return decoded;
-  return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs, stamp };
+  return { ok: true, buf, mode, mtimeMs, stamp };
 }
 
 /** Identity and last change of a file (device, inode, size, mtime and ctime in ns): equal stamps, same file untouched (to the clock's tick). */
 export function fileStamp(st: BigIntStats): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+function notRegular(displayPath: string, st: Stats | BigIntStats) {
+  const what = st.isFIFO()
+    ? 'a named pipe (FIFO)'
+    : st.isSocket()
+      ? 'a socket'
+      : st.isCharacterDevice() || st.isBlockDevice()
+        ? 'a device'
+        : st.isDirectory()
+          ? 'a directory'
+          : 'not a regular file';
+  return fail('io_error', `${displayPath} is ${what}, not a regular file; editls only reads and edits regular files`, {
+    path: displayPath,
+    special: true,
+  });
 }
 
 /**

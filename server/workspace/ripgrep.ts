@@ -39,6 +39,37 @@ export interface RipgrepExit {
   malformed: string[];
 }
 
+/** The most characters of file-name globs put on one command line (each argument stays far below Linux's 128 KiB). */
+const MAX_TYPE_GLOB_CHARS = 64 * 1024;
+const TYPE_CHUNK_CHARS = 16 * 1024;
+
+/**
+ * ripgrep flags defining file type `type` as these exact file names (in chunks of a few KiB, each a
+ * `{a,b,…}` glob), or undefined when they would not fit a command line or cannot be put in a type
+ * (a `:` or `/` in a name): then the caller lists without the type and filters the names itself.
+ */
+export function nameTypeFlags(type: string, names: readonly string[]): string[] | undefined {
+  if (names.length === 0 || names.some((n) => n.includes(':') || n.includes('/'))) return undefined;
+  const escaped = names.map((n) => n.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`));
+  if (escaped.reduce((n, e) => n + e.length + 1, 0) > MAX_TYPE_GLOB_CHARS) return undefined;
+  const flags: string[] = [];
+  let chunk: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (chunk.length === 0) return;
+    flags.push('--type-add', `${type}:${chunk.length === 1 ? chunk[0]! : `{${chunk.join(',')}}`}`);
+    chunk = [];
+    size = 0;
+  };
+  for (const e of escaped) {
+    if (size + e.length + 1 > TYPE_CHUNK_CHARS) flush();
+    chunk.push(e);
+    size += e.length + 1;
+  }
+  flush();
+  return [...flags, '--type', type];
+}
+
 let rgPathPromise: Promise<string> | undefined;
 
 export class RipgrepUnavailable extends Error {}

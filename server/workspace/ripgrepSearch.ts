@@ -1,9 +1,12 @@
 // editls.searchFiles' IO: one sorted ripgrep `--json` run over the scope, streamed into the core
 // collector so it stops once the cap is passed; open documents whose text differs from disk are
-// searched as buffers (ripgrep on stdin, same regex) and merged into the stream in path order.
+// searched as buffers (one ripgrep run over private copies, same regex) and merged into the stream in
+// path order. Nothing of unbounded length goes on a command line (Linux refuses 128 KiB arguments).
 // ripgrep runs from inside the scope's real path, which is checked again after the run, and a file
 // whose real path left the scope meanwhile is dropped (a folder swapped for a link is never followed).
 import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { stat, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fail, type Result } from '../core/result.js';
@@ -14,7 +17,7 @@ import { comparePaths } from '../core/search/pathOrder.js';
 import { readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
-import { runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
+import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
 
 export interface SearchRequest {
@@ -62,7 +65,18 @@ export function typeFlags(name: string, glob: string): string[] {
   return ['--type-add', `${name}:${glob}`, '--type', name];
 }
 
+/** Longest regex (UTF-8 bytes) searchFiles takes: it goes on ripgrep's command line, where Linux refuses an argument over 128 KiB. */
+export const MAX_SEARCH_REGEX_BYTES = 64 * 1024;
+
 export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise<Result<SearchOutcome>> {
+  const regexBytes = Buffer.byteLength(req.regex, 'utf8');
+  if (regexBytes > MAX_SEARCH_REGEX_BYTES) {
+    return fail(
+      'invalid_regex',
+      `the regex is ${Math.ceil(regexBytes / 1024)} KiB, over searchFiles' limit of ${MAX_SEARCH_REGEX_BYTES / 1024} KiB; search for a shorter pattern (e.g. a distinctive part of it)`,
+      { bytes: regexBytes, maxBytes: MAX_SEARCH_REGEX_BYTES },
+    );
+  }
   const first = deps.folders[0] ?? req.scope.folder;
   const scopeDir = req.scope.directory ? req.scope.absPath : path.dirname(req.scope.absPath);
   const relToScope = (abs: string) => path.relative(scopeDir, abs).split(path.sep).join('/');
@@ -90,10 +104,10 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     if (req.signal.aborted) return cancelled();
     // Buffers are merged by their path relative to the scope, the order ripgrep walks in.
     const pendingBuffers: { file: FileHits; rel: string }[] = [];
-    const searched = await Promise.all(dirty.searchable.map((b) => searchBuffer(b.text, req, relToFirst(b.absPath), b.uri)));
-    for (const [i, r] of searched.entries()) {
-      if (!r.ok) return r;
-      if (r.file) pendingBuffers.push({ file: r.file, rel: relToScope(dirty.searchable[i]!.absPath) });
+    const searched = await searchBuffers(dirty.searchable, req, (b) => relToFirst(b.absPath));
+    if (!searched.ok) return searched;
+    for (const [i, file] of searched.files.entries()) {
+      if (file) pendingBuffers.push({ file, rel: relToScope(dirty.searchable[i]!.absPath) });
     }
     pendingBuffers.sort((a, b) => comparePaths(a.rel, b.rel));
     const flushBuffersBefore = (rel: string | undefined): boolean => {
@@ -121,6 +135,17 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       // walk does not go through the scope's path or its parents again.
       req.scope.directory ? '.' : path.basename(req.scope.absPath),
     ];
+    // A single file that is not a regular one (a FIFO, a socket) is never handed to ripgrep, which
+    // would open it and wait: only its buffer, if it has one, is searched.
+    if (!req.scope.directory && (await isSpecialFile(req.scope.absPath))) {
+      if (!dirty.paths.has(req.scope.absPath)) {
+        const rel = relToFirst(req.scope.absPath);
+        return fail('io_error', `${rel} is not a regular file (a named pipe, socket or device); searchFiles only reads regular files`, { path: rel });
+      }
+      flushBuffersBefore(undefined);
+      collector.end();
+      return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly };
+    }
     let current: { abs: string; skip: boolean } | undefined;
     const exit = await runRipgrep({
       args,
@@ -305,6 +330,7 @@ async function dirtyBuffers(
 ): Promise<{ paths: Set<string>; searchable: DirtyBuffer[] }> {
   const paths = new Set<string>();
   const candidates: (DirtyBuffer & { onDisk: boolean })[] = [];
+  const inScope: { doc: { uri: string; text: string }; abs: string }[] = [];
   for (const doc of deps.documents.all()) {
     const p = uriToPath(doc.uri);
     if (p === undefined) continue;
@@ -314,11 +340,20 @@ async function dirtyBuffers(
     // A file open under several URIs (a symlinked path) is searched once, as its latest buffer.
     const latest = deps.documents.getByPath?.(abs);
     if (latest !== undefined && latest.uri !== doc.uri) continue;
-    const disk = await readTextFile(abs, abs, deps.maxFileSize);
+    inScope.push({ doc, abs });
+  }
+  const disks = new Array<Awaited<ReturnType<typeof readTextFile>>>(inScope.length);
+  await eachLimited(inScope.length, IO_CONCURRENCY, async (i) => {
+    disks[i] = await readTextFile(inScope[i]!.abs, inScope[i]!.abs, deps.maxFileSize);
+  });
+  for (const [i, { doc, abs }] of inScope.entries()) {
+    const disk = disks[i]!;
     if (disk.ok && disk.text === doc.text) continue;
     paths.add(abs);
-    const missing = !disk.ok && disk.kind === 'file_not_found';
-    if (accepts(abs) && !doc.text.includes('\0')) candidates.push({ absPath: abs, uri: doc.uri, text: doc.text, onDisk: !missing });
+    // No regular file behind the buffer (missing, or a FIFO readTextFile refused without opening it):
+    // ripgrep would not search one on disk, so the ignore rules cannot be asked; the buffer is searched.
+    const onDisk = disk.ok || (disk.kind !== 'file_not_found' && disk.data?.['special'] !== true);
+    if (accepts(abs) && !doc.text.includes('\0')) candidates.push({ absPath: abs, uri: doc.uri, text: doc.text, onDisk });
   }
   if (candidates.length === 0 || !req.scope.directory) return { paths, searchable: candidates };
   // Would ripgrep search these files on disk (ignore rules, hidden folders)? Ask it, listing only
@@ -331,11 +366,11 @@ async function listEligible(req: SearchRequest, files: string[]): Promise<Set<st
   const found = new Set<string>();
   if (files.length === 0) return found;
   const names = [...new Set(files.map((f) => path.basename(f)))];
-  const typeable = names.every((n) => !n.includes(':') && !n.includes('/'));
-  const glob = names.length === 1 ? escapeGlob(names[0]!) : `{${names.map(escapeGlob).join(',')}}`;
   const wanted = new Set(files);
+  // Without a type (too many names for a command line, or a name with `:`), every file is listed.
+  const type = nameTypeFlags('editlsbuffers', names) ?? [];
   await runRipgrep({
-    args: ['--files', ...baseFlags(req.respectIgnore), ...(typeable ? typeFlags('editlsbuffers', glob) : []), '--', '.'],
+    args: ['--files', ...baseFlags(req.respectIgnore), ...type, '--', '.'],
     cwd: req.scope.absPath,
     signal: req.signal,
     onLine: (line) => {
@@ -348,32 +383,94 @@ async function listEligible(req: SearchRequest, files: string[]): Promise<Set<st
   return found;
 }
 
-function escapeGlob(name: string): string {
-  return name.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`);
-}
-
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
-/** Searches one buffer's text through ripgrep's stdin with the same regex and flags. */
-async function searchBuffer(text: string, req: SearchRequest, relPath: string, uri: string): Promise<Result<{ file?: FileHits }>> {
-  const lines: SearchLine[] = [];
-  let binary = false;
-  const exit = await runRipgrep({
-    args: ['--json', '--no-config', '--crlf', '--line-number', '--context', String(req.contextLines), '-e', req.regex, '-'],
-    stdin: text,
-    signal: req.signal,
-    onMessage: (m) => {
-      if (m.type === 'match' || m.type === 'context') lines.push(toSearchLine(m.data, m.type === 'match'));
-      else if (m.type === 'end') binary = m.data.binary_offset !== null;
-      return 'continue';
-    },
-  });
-  if (exit.cancelled) return cancelled();
-  const failure = exitFailure(exit, req.regex);
-  if (failure) return failure;
-  if (binary || lines.length === 0) return { ok: true };
-  return { ok: true, file: { path: relPath, uri, lines } };
+/** Reads and writes of buffers' files in flight at once (the thread pool has four threads). */
+const IO_CONCURRENCY = 8;
+
+/** Runs `work(0..count-1)`, at most `limit` at a time. */
+async function eachLimited(count: number, limit: number, work: (i: number) => Promise<unknown> | undefined): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+async function isSpecialFile(abs: string): Promise<boolean> {
+  try {
+    const st = await stat(abs);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Searches the buffers' texts with one ripgrep run over private copies (a 0700 folder of 0600 files,
+ * removed afterwards): one process whatever the number of buffers, no text on a command line. Each
+ * copy gives at most maxResults + 1 matching lines (the cap needs no more). Hits come back per buffer.
+ */
+async function searchBuffers(
+  buffers: readonly DirtyBuffer[],
+  req: SearchRequest,
+  relPath: (b: DirtyBuffer) => string,
+): Promise<Result<{ files: (FileHits | undefined)[] }>> {
+  const files: (FileHits | undefined)[] = buffers.map(() => undefined);
+  if (buffers.length === 0) return { ok: true, files };
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'editls-buffers-'));
+  try {
+    await eachLimited(buffers.length, IO_CONCURRENCY, (i) =>
+      req.signal.aborted ? undefined : writeFile(path.join(dir, `b${i}`), buffers[i]!.text, { mode: 0o600, flag: 'wx' }),
+    );
+    if (req.signal.aborted) return cancelled();
+    const lines: SearchLine[][] = buffers.map(() => []);
+    const binary: boolean[] = buffers.map(() => false);
+    let current = -1;
+    const exit = await runRipgrep({
+      args: [
+        '--json',
+        '--no-config',
+        '--no-ignore',
+        '--hidden',
+        '--crlf',
+        '--line-number',
+        '--max-count',
+        String(req.maxResults + 1),
+        '--context',
+        String(req.contextLines),
+        '-e',
+        req.regex,
+        '--',
+        dir,
+      ],
+      cwd: dir,
+      signal: req.signal,
+      onMessage: (m) => {
+        if (m.type === 'begin') {
+          const name = m.data.path ? path.basename(dataPath(m.data.path)) : '';
+          current = /^b\d+$/.test(name) ? Number(name.slice(1)) : -1;
+          if (current >= buffers.length) current = -1;
+        } else if ((m.type === 'match' || m.type === 'context') && current !== -1) {
+          lines[current]!.push(toSearchLine(m.data, m.type === 'match'));
+        } else if (m.type === 'end' && current !== -1) {
+          binary[current] = m.data.binary_offset !== null;
+          current = -1;
+        }
+        return 'continue';
+      },
+    });
+    if (exit.cancelled) return cancelled();
+    const failure = exitFailure(exit, req.regex);
+    if (failure) return failure;
+    for (const [i, b] of buffers.entries()) {
+      if (!binary[i] && lines[i]!.length > 0) files[i] = { path: relPath(b), uri: b.uri, lines: lines[i]! };
+    }
+    return { ok: true, files };
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
 }

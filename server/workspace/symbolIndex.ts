@@ -2,7 +2,6 @@
 // prefilter regex of core/symbols/languages.ts), then kept current file by file from didSave,
 // didChangeWatchedFiles and open-buffer edits. Queries answer from what is indexed so far.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEF_FIELDS, FileExtractor, MAX_LINE_BYTES, scanText } from '../core/symbols/extract.js';
@@ -10,12 +9,12 @@ import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_REGEX, type Langua
 import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK } from '../core/symbols/rank.js';
 import { SYMBOL_KINDS, type SymbolHit } from '../core/symbols/types.js';
 import { columnIn, type PositionEncoding } from '../core/text/positions.js';
-import { decodeText } from './fileCodec.js';
+import { decodeText, readRegularFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath } from './paths.js';
 import type { ProgressHandle } from './progress.js';
 import { HeadingReader } from './rgHeading.js';
-import { ripgrepPath, runRipgrep, type Flow } from './ripgrep.js';
+import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from './ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from './ripgrepFile.js';
 
 /**
@@ -353,14 +352,14 @@ export class SymbolIndex {
     const eligible = unknown.length > 0 ? await this.eligible(unknown) : new Set<string>();
     for (const abs of [...known, ...unknown.filter((f) => eligible.has(f))]) {
       if (this.deps.documents.getByPath(abs)) continue;
-      let buf: Buffer;
-      try {
-        buf = await readFile(abs);
-      } catch {
+      // Never a plain readFile: a FIFO (or one swapped in for the file) would block a libuv thread.
+      const read = await readRegularFile(abs, abs, this.deps.maxFileSize());
+      if (!read.ok) {
         this.files.delete(abs);
         continue;
       }
-      if (buf.length > this.deps.maxFileSize() || buf.includes(0)) {
+      const buf = read.buf;
+      if (buf.includes(0)) {
         this.files.delete(abs);
         continue;
       }
@@ -380,12 +379,11 @@ export class SymbolIndex {
     const folders = this.deps.folders();
     if (folders.length === 0) return found;
     const names = [...new Set(files.map((f) => path.basename(f)))];
-    // A name with `:` cannot go into a ripgrep type definition: list every source file instead.
-    const type = names.some((n) => n.includes(':'))
-      ? ['--type-add', `editlscheck:*.{${INDEXED_EXTENSIONS.join(',')}}`]
-      : ['--type-add', `editlscheck:{${names.map((n) => n.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`)).join(',')}}`];
+    // A name with `:` cannot go into a ripgrep type definition, and thousands of names would not fit
+    // a command line: then every source file is listed instead.
+    const type = nameTypeFlags('editlscheck', names) ?? ['--type-add', `editlscheck:*.{${INDEXED_EXTENSIONS.join(',')}}`, '--type', 'editlscheck'];
     await runRipgrep({
-      args: ['--files', '--no-config', '--no-require-git', '--no-messages', ...type, '--type', 'editlscheck', '--', ...folders],
+      args: ['--files', '--no-config', '--no-require-git', '--no-messages', ...type, '--', ...folders],
       cwd: folders[0],
       onLine: (line) => {
         if (wanted.has(line)) found.add(line);

@@ -27,11 +27,11 @@ describe('trimTrailingWhitespace: whole file', () => {
     { name: 'leading indentation untouched', before: '\t\tif (x) {  \n    y();\n', after: '\t\tif (x) {\n    y();\n', lines: 1 },
     { name: 'BOM kept', before: '\uFEFFhead \nbody\n', after: '\uFEFFhead\nbody\n', lines: 1 },
     { name: 'BOM-only line is not whitespace', before: '\uFEFF\nx \n', after: '\uFEFF\nx\n', lines: 1 },
-    { name: 'Unicode spaces (NBSP, ideographic, thin)', before: 'a\u00a0\nb\u3000\nc\u2009\n', after: 'a\nb\nc\n', lines: 3 },
+    { name: 'Unicode spaces (NBSP, ideographic, thin) are content, kept', before: 'a\u00a0\nb\u3000 \nc\u2009\n', after: 'a\u00a0\nb\u3000\nc\u2009\n', lines: 1 },
     { name: 'emoji and CJK before the spaces', before: 'xé😀  \n中文 \n', after: 'xé😀\n中文\n', lines: 2 },
     { name: 'a lone surrogate half is not whitespace', before: 'x\ud83d \n', after: 'x\ud83d\n', lines: 1 },
     { name: 'a blank line between a lone CR and an LF keeps its space (no CRLF fusion)', before: 'a \r \nb\n', after: 'a\r \nb\n', lines: 1 },
-    { name: 'form feed and vertical tab', before: 'a\f\nb\v\n', after: 'a\nb\n', lines: 2 },
+    { name: 'form feed (page break) and vertical tab are kept; spaces around them go', before: 'a\f\nb\v\n\f\n;;; page\f \t\n', after: 'a\f\nb\v\n\f\n;;; page\f\n', lines: 1 },
     { name: '1 MB line', before: bigLine + '   \n', after: bigLine + '\n', lines: 1 },
   ];
   for (const c of cases) {

@@ -2,7 +2,7 @@
 // final newline), open buffers in utf-8/utf-16/utf-32 sessions (through workspace/applyEdit, disk
 // untouched), previews, range errors, argument coercion and a missing file.
 import { describe, expect, it } from 'vitest';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE } from '../helpers/lspClient.js';
+import { CAPS_HELIX, CAPS_UTF32, CAPS_VSCODE } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
 
 const { setup, start } = serverFixture();
@@ -85,7 +85,7 @@ describe('open buffers, every position encoding', () => {
   for (const [name, caps, clientName] of [
     ['VS Code (utf-16)', CAPS_VSCODE, undefined],
     ['Helix (utf-8)', CAPS_HELIX, 'helix'],
-    ['lsp-mode (utf-32)', CAPS_LSPMODE_8, 'emacs'],
+    ['utf-32 (lsp-mode capabilities, positionEncodings utf-32)', CAPS_UTF32, undefined],
   ] as const) {
     it(`inserts into the unsaved buffer after a line of emoji and CJK, disk untouched — ${name}`, async () => {
       const disk = 'x😀 名前\r\nend\r\n';

@@ -4,7 +4,7 @@
 // and the "undo last editls change" code action.
 import { describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE } from '../helpers/lspClient.js';
+import { CAPS_HELIX, CAPS_UTF32, CAPS_VSCODE } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
 
 const { setup, start } = serverFixture();
@@ -109,7 +109,7 @@ describe('open buffers, every position encoding', () => {
   for (const [name, caps, clientName] of [
     ['VS Code (utf-16)', CAPS_VSCODE, undefined],
     ['Helix (utf-8)', CAPS_HELIX, 'helix'],
-    ['lsp-mode (utf-32)', CAPS_LSPMODE_8, 'emacs'],
+    ['utf-32 (lsp-mode capabilities, positionEncodings utf-32)', CAPS_UTF32, undefined],
   ] as const) {
     it(`reverts the buffer through the editor, disk untouched — ${name}`, async () => {
       const disk = 'x😀 名前\r\nend\r\n';

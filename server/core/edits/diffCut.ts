@@ -96,10 +96,16 @@ function truncated(diff: string, maxChars: number, what: (cut: number) => string
   };
 }
 
-/** Length of the head to keep: whole lines within maxChars, or (no whole line fits) maxChars on a character boundary. */
+/**
+ * Length of the head to keep: whole lines within maxChars; but when the first line left out is
+ * longer than the whole budget (a huge single-line file), the head runs into it up to maxChars on a
+ * character boundary, so that the change it holds is not dropped entirely.
+ */
 function headLength(diff: string, maxChars: number): number {
   const cut = diff.lastIndexOf('\n', maxChars - 1) + 1;
-  if (cut > 0) return cut;
+  const nextBreak = diff.indexOf('\n', cut);
+  const nextLength = (nextBreak === -1 ? diff.length : nextBreak + 1) - cut;
+  if (cut > 0 && nextLength <= maxChars) return cut;
   const c = diff.charCodeAt(maxChars - 1);
   return c >= 0xd800 && c <= 0xdbff ? maxChars - 1 : maxChars;
 }

@@ -8,11 +8,14 @@ import { NormalizedText, normalizeEol } from '../text/normalizedText.js';
 import { findCandidates } from './closest.js';
 import { stripLineNumbers, type PrefixReport } from './lineNumberPrefixes.js';
 import { closestData, closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
+import { MAX_RESULT_CHARS_CAP, resultTooLong } from './resultSize.js';
 
 export interface EditArgs {
   oldString: string;
   newString: string;
   replaceAll: boolean;
+  /** Longest result allowed (UTF-16 units, see resultSize.ts); longer is too_large, nothing built. */
+  maxResultChars?: number;
 }
 
 export interface EditComputed {
@@ -64,6 +67,9 @@ export function computeEdit(text: string, args: EditArgs, file: string): Result<
     );
   }
 
+  // The result's length before it is built (a lower bound of the text with its own line endings).
+  const tooLong = resultTooLong(file, doc.length + found.length * (newString.length - oldString.length), args.maxResultChars ?? MAX_RESULT_CHARS_CAP, `replacing ${found.length} occurrence${found.length === 1 ? '' : 's'}`);
+  if (tooLong) return tooLong;
   const ends = found.map((start) => start + oldString.length);
   // Every range holds exactly oldString (an indexOf scan found it there).
   const { edits, newOriginal } = doc.spanEditsOf(found, ends, newString, { replaced: oldString });

@@ -134,6 +134,22 @@ export function scanRegex(job: ScanJob): ScanReply {
     matches.push(previousMatch === matched ? previousMatch : matched);
     if (texts !== null) {
       if (parts === null) parts = parse(m.length - 1, m.groups !== undefined);
+      // The expansion's length first: a template such as $'$'$'… must not build a string past the cap.
+      let size = 0;
+      for (const p of parts) {
+        if (typeof p === 'string') size += p.length;
+        else if (p === -1) size += matched.length;
+        else if (p === -2) size += start;
+        else if (p === -3) size += Math.max(0, text.length - end);
+        else if (typeof p === 'number') size += (m[p] ?? '').length;
+        else {
+          const v = m.groups === undefined ? undefined : m.groups[p.name];
+          size += v === undefined ? 0 : String(v).length;
+        }
+      }
+      if (output + size > job.maxOutput) {
+        return { ok: false, problem: 'too_large', detail: `the replacements would add more than ${job.maxOutput} characters` };
+      }
       let s = '';
       for (const p of parts) {
         if (typeof p === 'string') s += p;

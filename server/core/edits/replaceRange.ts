@@ -7,6 +7,7 @@ import type { SpanEdit } from '../text/spanEdit.js';
 import { LineIndex } from '../text/positions.js';
 import { positionsAt } from '../text/sparsePositions.js';
 import { NormalizedText } from '../text/normalizedText.js';
+import { MAX_RESULT_CHARS_CAP, resultTooLong } from './resultSize.js';
 
 /** A range in replaceRange's conventions: 1-based lines, 1-based UTF-16 columns, exclusive end. */
 export interface LineColumnRange {
@@ -19,6 +20,8 @@ export interface LineColumnRange {
 export interface ReplaceRangeArgs extends LineColumnRange {
   expectedText: string;
   replacementText: string;
+  /** Longest result allowed (UTF-16 units, see resultSize.ts); longer is too_large, nothing built. */
+  maxResultChars?: number;
 }
 
 export interface ReplaceRangeComputed {
@@ -86,6 +89,11 @@ export function computeReplaceRange(text: string, args: ReplaceRangeArgs, file: 
 
   // The replacement goes in like every command's new text: compared and trimmed on the \n view, its
   // line breaks in the file's dominant ending, so untouched breaks inside the range keep theirs.
+  // A lower bound of the result's length (a CRLF in the replacement may become one \n), before it is built.
+  let crlfs = 0;
+  for (let i = args.replacementText.indexOf('\r\n'); i !== -1; i = args.replacementText.indexOf('\r\n', i + 2)) crlfs++;
+  const tooLong = resultTooLong(file, text.length - (end.offset - start.offset) + args.replacementText.length - crlfs, args.maxResultChars ?? MAX_RESULT_CHARS_CAP, 'the replacement');
+  if (tooLong) return tooLong;
   const doc = NormalizedText.from(text);
   const { edits, newOriginal } = doc.spanEdits([{ start: normOffset(text, start.offset, bom), end: normOffset(text, end.offset, bom), text: args.replacementText }]);
   const oldRange: LineColumnRange = { startLine, startColumn, endLine, endColumn };

@@ -6,6 +6,7 @@ import { fail, type Failure, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { NormalizedText, normalizeEol } from '../text/normalizedText.js';
 import { scanRegex, type ScanJob, type ScanReply } from './regexScan.js';
+import { MAX_RESULT_CHARS_CAP, resultTooLong } from './resultSize.js';
 
 export interface SearchAndReplaceArgs {
   search: string;
@@ -18,6 +19,8 @@ export interface SearchAndReplaceArgs {
   /** Caps that keep a runaway pattern from exhausting memory (`too_large` beyond them). */
   maxMatches?: number;
   maxOutput?: number;
+  /** Longest result allowed (UTF-16 units, see resultSize.ts); longer is too_large, nothing built. */
+  maxResultChars?: number;
 }
 
 export const DEFAULT_MAX_MATCHES = 1_000_000;
@@ -42,6 +45,7 @@ export interface PreparedSearch {
   onBody: boolean;
   /** The search as shown in messages: /source/flags or "text". */
   shown: string;
+  maxResultChars: number;
 }
 
 export interface SearchAndReplaceComputed {
@@ -88,7 +92,7 @@ export function prepareSearchAndReplace(text: string, args: SearchAndReplaceArgs
   const lines = 'lines' in scope ? scope.lines : undefined;
   return {
     ok: true,
-    prepared: { file, doc, scopeStart: scope.start, scopeEnd: scope.end, ...(lines ? { lines } : {}), job, usesRegex: args.useRegex || args.ignoreCase, onBody, shown },
+    prepared: { file, doc, scopeStart: scope.start, scopeEnd: scope.end, ...(lines ? { lines } : {}), job, usesRegex: args.useRegex || args.ignoreCase, onBody, shown, maxResultChars: args.maxResultChars ?? MAX_RESULT_CHARS_CAP },
   };
 }
 
@@ -131,6 +135,13 @@ export function finishSearchAndReplace(prepared: PreparedSearch, reply: ScanRepl
   const base = prepared.scopeStart;
   const starts = reply.starts.subarray(0, reply.count);
   const ends = reply.ends.subarray(0, reply.count);
+  // The result's length before it is built: count x (new - old), or the expansions' sum.
+  let length = prepared.onBody ? doc.body.length : doc.length;
+  for (let i = 0; i < reply.count; i++) {
+    length += (reply.texts ? (reply.texts[i] as string).length : job.replacement.length) - ((ends[i] as number) - (starts[i] as number));
+  }
+  const tooLong = resultTooLong(file, length, prepared.maxResultChars, `replacing ${reply.count} match${reply.count === 1 ? '' : 'es'} of ${prepared.shown}`);
+  if (tooLong) return tooLong;
   if (prepared.onBody) {
     doc.bodyOffsetsToText(starts);
     doc.bodyOffsetsToText(ends);
@@ -190,7 +201,7 @@ function scanFailure(prepared: PreparedSearch, reply: Extract<ScanReply, { ok: f
     case 'invalid_regex':
       return invalidRegex(file, reply.detail);
     case 'too_large':
-      return fail('too_large', `${shown} in ${file}: ${reply.detail}; narrow the pattern or the line range (start_line/end_line)`);
+      return fail('too_large', `${shown} in ${file}: ${reply.detail}; nothing changed; narrow the pattern or the line range (start_line/end_line)`);
     case 'timeout':
       return fail(
         'regex_timeout',

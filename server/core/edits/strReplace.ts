@@ -3,7 +3,7 @@
 // (whole lines unless old is within one line), with `new` re-indented into the file's style
 // (reindent.ts), and per-entry failures that either let the others apply or (atomic) stop everything.
 
-import { fail, type ErrorKind, type Result } from '../result.js';
+import { fail, type ErrorKind, type Failure, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { NormalizedText, normalizeEol, type NormReplacement } from '../text/normalizedText.js';
 import { EditSequence } from '../text/editSequence.js';
@@ -11,6 +11,7 @@ import { stripLineNumbers, type PrefixReport } from './lineNumberPrefixes.js';
 import { findCandidates, levenshteinRatio, type ClosestCandidate } from './closest.js';
 import { buildReindent, inferTabs, inferWidth, leadingWhitespace, reindentText, type IndentPair, type StyleEvidence } from './reindent.js';
 import { closestData, closestHint, describeLines, lineNumbers, occurrences } from './matching.js';
+import { MAX_RESULT_CHARS_CAP, resultTooLong } from './resultSize.js';
 
 export interface StrReplaceEntry {
   old: string;
@@ -144,6 +145,8 @@ export function computeStrReplace(
   entries: readonly StrReplaceEntry[],
   atomic: boolean,
   file: string,
+  /** Longest result allowed (UTF-16 units, see resultSize.ts); an entry that would pass it makes the command too_large. */
+  maxResultChars: number = MAX_RESULT_CHARS_CAP,
 ): Result<StrReplaceComputed> {
   if (entries.length === 0) {
     return fail('invalid_args', `no replacements given for ${file}; pass at least one {old, new} entry`);
@@ -161,8 +164,10 @@ export function computeStrReplace(
   const details: StrReplaceComputed['details'] = [];
   const failures: ReplacementFailure[] = [];
   let replacements = 0;
+  let tooLarge: Failure | undefined;
 
   entries.forEach((entry, index) => {
+    if (tooLarge) return;
     const label = `replacements[${index}].old`;
     const oldText = normalizeEol(entry.old);
     const newText = normalizeEol(entry.new);
@@ -176,7 +181,14 @@ export function computeStrReplace(
     }
     const current = seq.text;
     let matchedBy: MatchTier = 'exact';
-    let found: Found = { matches: findExact(current, oldText, newText) };
+    // Exact places are counted before any replacement object is made: an entry that would grow the
+    // text past the limit is refused while it is still a list of numbers.
+    const exact = occurrences(current, oldText);
+    if (exact.length === 1 || (exact.length > 1 && entry.allowMultiple)) {
+      tooLarge = resultTooLong(file, current.length + exact.length * (newText.length - oldText.length), maxResultChars, `replacements[${index}] (${exact.length} place${exact.length === 1 ? '' : 's'})`);
+      if (tooLarge) return;
+    }
+    let found: Found = { matches: exact.map((start) => ({ start, end: start + oldText.length, text: newText })) };
     const style = lazyStyle(current, oldText, newText);
     if (found.matches.length === 0) {
       matchedBy = 'indentation';
@@ -228,6 +240,11 @@ export function computeStrReplace(
       });
       return;
     }
+    // The length after this entry, before it is built (a lower bound of the text with its own endings).
+    let grown = current.length;
+    for (const m of matches) grown += m.text.length - (m.end - m.start);
+    tooLarge = resultTooLong(file, grown, maxResultChars, `replacements[${index}] (${matches.length} place${matches.length === 1 ? '' : 's'})`);
+    if (tooLarge) return;
     for (const m of matches) {
       if (current.slice(m.start, m.end) !== m.text) replacements++;
     }
@@ -235,6 +252,7 @@ export function computeStrReplace(
     details.push({ index, matchedBy, count: matches.length, ...prefixes });
   });
 
+  if (tooLarge) return tooLarge;
   const first = failures[0];
   if (first !== undefined && (atomic || details.length === 0)) {
     const why = atomic && details.length > 0 ? ' (atomic: nothing was applied)' : '';
@@ -269,11 +287,6 @@ function prefixedMatch(text: string, oldText: string, newText: string): { match:
     match: { start, end: start + old.text.length, text: neu?.text ?? newText },
     report: { lineNumberPrefixes: old.style, strippedFromNew: neu !== undefined },
   };
-}
-
-/** Tier 1: every non-overlapping exact occurrence. */
-function findExact(text: string, oldText: string, newText: string): NormReplacement[] {
-  return occurrences(text, oldText).map((start) => ({ start, end: start + oldText.length, text: newText }));
 }
 
 function indentLines(s: string, prefix: string): string {

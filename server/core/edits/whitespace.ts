@@ -5,6 +5,7 @@
 import { fail, type Result } from '../result.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import type { LineEnding } from '../text/normalizedText.js';
+import { MAX_RESULT_CHARS_CAP, resultTooLong } from './resultSize.js';
 
 export interface LineEditComputed {
   newText: string;
@@ -22,20 +23,12 @@ export interface LineRange {
 const CR = 13;
 const LF = 10;
 
-/** Horizontal whitespace: what JavaScript's \s matches minus line terminators and the BOM. */
+/**
+ * Trailing whitespace is spaces and tabs only: a form feed at a line's end is a page break (Emacs,
+ * the GNU sources), and other Unicode spaces (NBSP, ideographic space) are content.
+ */
 function isTrailingSpace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    code === 0x09 ||
-    code === 0x0b ||
-    code === 0x0c ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
+  return code === 0x20 || code === 0x09;
 }
 
 /**
@@ -108,7 +101,7 @@ export function countTrailingWhitespace(text: string, range?: LineRange): number
   return trailingSpans(text, ends, checked.first, checked.last).length;
 }
 
-/** Removes spaces, tabs and other horizontal whitespace at the end of each line in `range` (default: all lines). */
+/** Removes spaces and tabs at the end of each line in `range` (default: all lines). */
 export function trimTrailingWhitespace(text: string, file: string, range?: LineRange): Result<LineEditComputed> {
   const ends = lineContentEnds(text);
   const checked = checkRange(range, ends.length, file);
@@ -153,13 +146,16 @@ export function endingName(eol: LineEnding): string {
 }
 
 /** Rewrites every line break that differs from the file's dominant ending; only mixed texts change. */
-export function normalizeLineEndings(text: string, file: string): Result<LineEditComputed & { eol: LineEnding }> {
+export function normalizeLineEndings(text: string, file: string, maxResultChars: number = MAX_RESULT_CHARS_CAP): Result<LineEditComputed & { eol: LineEnding }> {
   const stats = lineEndingStats(text);
   if (!stats.mixed) {
     const only = stats.lf + stats.crlf + stats.cr === 0 ? 'no line breaks' : `only ${endingName(stats.dominant)} line endings`;
     return fail('no_change', `${file} has ${only}; nothing to normalise`);
   }
   const eol = stats.dominant;
+  // Only CRLF grows the text (one character per LF or CR rewritten); the length is known before any edit.
+  const tooLong = resultTooLong(file, text.length + (eol === '\r\n' ? stats.lf + stats.cr : -stats.crlf), maxResultChars, 'normalising the line endings');
+  if (tooLong) return tooLong;
   const edits: SpanEdit[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

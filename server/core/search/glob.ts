@@ -2,6 +2,11 @@
 // be handed to ripgrep without re-including ignored files (a `--type-add` file-name glob, never `--glob`).
 // Semantics: a pattern without `/` matches the file name at any depth; one with `/` matches the path
 // relative to the searched folder. `*` `?` `[...]` `{a,b}` `**` and `\` escapes, case-sensitive.
+// Matching is a Thompson NFA run in one pass (time O(path × pattern), no backtracking: a hostile
+// `*a*a*a…*[b]` cannot pin the thread), and patterns are at most MAX_GLOB_LENGTH characters.
+
+/** Longest `file_pattern` accepted; beyond it the glob is refused (matching cost grows with it). */
+export const MAX_GLOB_LENGTH = 1024;
 
 export interface CompiledGlob {
   /** The pattern as given. */
@@ -31,25 +36,20 @@ export function compileGlob(pattern: string): GlobResult {
   if (p === '' || p === '**' || p === '**/*') {
     return { ok: true, glob: { source: pattern, matchesPath: false, test: () => true } };
   }
+  if (p.length > MAX_GLOB_LENGTH) {
+    return { ok: false, message: `the glob is ${p.length} characters long, over the limit of ${MAX_GLOB_LENGTH}; use a shorter pattern` };
+  }
   const segments = splitSegments(p);
   const matchesPath = anchored || segments.length > 1;
-  let source: string;
+  let nfa: Nfa;
   try {
-    source = toRegExpSource(p);
+    nfa = compileNfa(parseGlob(p));
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
-  let re: RegExp;
-  try {
-    re = new RegExp(`^${source}$`, 'u');
-  } catch (error) {
-    return { ok: false, message: `cannot compile the glob: ${error instanceof Error ? error.message : String(error)}` };
-  }
   const last = segments[segments.length - 1]!;
   const fileNameGlob = isRipgrepTypeSafe(last) ? last : undefined;
-  const test = matchesPath
-    ? (rel: string) => re.test(rel)
-    : (rel: string) => re.test(rel.slice(rel.lastIndexOf('/') + 1));
+  const test = matchesPath ? (rel: string) => runNfa(nfa, rel) : (rel: string) => runNfa(nfa, rel.slice(rel.lastIndexOf('/') + 1));
   return { ok: true, glob: { source: pattern, matchesPath, test, ...(fileNameGlob !== undefined ? { fileNameGlob } : {}) } };
 }
 
@@ -104,21 +104,31 @@ function isRipgrepTypeSafe(segment: string): boolean {
   return depth === 0;
 }
 
-const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/-]/;
+// The glob as a tree: code points, `?`, classes, `*` (within a segment), `**/` (whole segments),
+// a trailing `**` (anything), and `{...}` alternatives.
+type GlobNode =
+  | { k: 'char'; cp: number }
+  | { k: 'any' }
+  | { k: 'class'; ranges: number[]; negate: boolean }
+  | { k: 'star' }
+  | { k: 'segments' }
+  | { k: 'all' }
+  | { k: 'alt'; alts: GlobNode[][] };
 
-function escapeChar(c: string): string {
-  return REGEX_SPECIAL.test(c) ? `\\${c}` : c;
-}
+const SLASH = 0x2f;
 
-function toRegExpSource(p: string): string {
-  let out = '';
-  let depth = 0;
+function parseGlob(p: string): GlobNode[] {
   const chars = [...p];
+  const cp = (c: string) => c.codePointAt(0)!;
+  // Open `{`: the alternatives so far of each, innermost last; `seq` is where nodes go now.
+  const groups: GlobNode[][][] = [];
+  const top: GlobNode[] = [];
+  let seq = top;
+  const depth = () => groups.length;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     if (c === '\\') {
-      if (i + 1 < chars.length) out += escapeChar(chars[++i]!);
-      else out += '\\\\';
+      seq.push({ k: 'char', cp: i + 1 < chars.length ? cp(chars[++i]!) : 0x5c });
       continue;
     }
     if (c === '*') {
@@ -127,32 +137,32 @@ function toRegExpSource(p: string): string {
         let j = i + 2;
         while (chars[j] === '*') j++;
         const next = chars[j];
-        const atStart = prev === undefined || prev === '/' || ((prev === '{' || prev === ',') && depth > 0);
+        const atStart = prev === undefined || prev === '/' || ((prev === '{' || prev === ',') && depth() > 0);
         if (atStart && next === '/') {
-          out += '(?:[^/]*/)*'; // `**/`: zero or more whole segments
+          seq.push({ k: 'segments' }); // `**/`: zero or more whole segments
           i = j;
           continue;
         }
-        if (atStart && (next === undefined || ((next === ',' || next === '}') && depth > 0))) {
-          out += '.*'; // a trailing `**`: everything below
+        if (atStart && (next === undefined || ((next === ',' || next === '}') && depth() > 0))) {
+          seq.push({ k: 'all' }); // a trailing `**`: everything below
           i = j - 1;
           continue;
         }
-        out += '[^/]*';
+        seq.push({ k: 'star' });
         i = j - 1;
         continue;
       }
-      out += '[^/]*';
+      seq.push({ k: 'star' });
       continue;
     }
     if (c === '?') {
-      out += '[^/]';
+      seq.push({ k: 'any' });
       continue;
     }
     if (c === '[') {
       const close = findClassEnd(chars, i);
       if (close === -1) {
-        out += '\\[';
+        seq.push({ k: 'char', cp: cp(c) });
         continue;
       }
       let body = chars.slice(i + 1, close);
@@ -161,29 +171,162 @@ function toRegExpSource(p: string): string {
         negate = true;
         body = body.slice(1);
       }
-      const cls = body.map((b) => (b === '\\' || b === ']' || b === '[' || b === '^' ? `\\${b}` : b)).join('');
-      out += negate ? `(?![/])[^${cls}]` : `[${cls}]`;
+      const ranges: number[] = [];
+      for (let b = 0; b < body.length; ) {
+        if (body[b + 1] === '-' && b + 2 < body.length) {
+          const lo = cp(body[b]!);
+          const hi = cp(body[b + 2]!);
+          if (lo > hi) throw new Error(`the range ${body[b]}-${body[b + 2]} in "[${chars.slice(i + 1, close).join('')}]" is out of order; write the lower character first`);
+          ranges.push(lo, hi);
+          b += 3;
+        } else {
+          ranges.push(cp(body[b]!), cp(body[b]!));
+          b++;
+        }
+      }
+      seq.push({ k: 'class', ranges, negate });
       i = close;
       continue;
     }
     if (c === '{') {
-      depth++;
-      out += '(?:';
+      const alts: GlobNode[][] = [[]];
+      groups.push(alts);
+      seq = alts[0]!;
       continue;
     }
-    if (c === '}' && depth > 0) {
-      depth--;
-      out += ')';
+    if (c === '}' && depth() > 0) {
+      const alts = groups.pop()!;
+      const parent = groups.length > 0 ? groups[groups.length - 1]! : undefined;
+      seq = parent ? parent[parent.length - 1]! : top;
+      seq.push({ k: 'alt', alts });
       continue;
     }
-    if (c === ',' && depth > 0) {
-      out += '|';
+    if (c === ',' && depth() > 0) {
+      const alts = groups[groups.length - 1]!;
+      seq = [];
+      alts.push(seq);
       continue;
     }
-    out += escapeChar(c);
+    seq.push({ k: 'char', cp: cp(c) });
   }
-  if (depth > 0) throw new Error(`unclosed "{" in the glob; close it or escape it as \\{`);
-  return out;
+  if (depth() > 0) throw new Error(`unclosed "{" in the glob; close it or escape it as \{`);
+  return top;
+}
+
+// The NFA: state i consumes one code point (kind CHAR/ANY/ALL/CLASS, then goes to out1) or is an
+// epsilon split (SPLIT, to out1 and out2), or accepts (MATCH).
+const CHAR = 0;
+const ANY = 1; // anything but `/`
+const ALL = 2; // anything
+const CLASS = 3;
+const SPLIT = 4;
+const MATCH = 5;
+
+interface Nfa {
+  kind: number[];
+  arg: number[];
+  out1: number[];
+  out2: number[];
+  classes: { ranges: number[]; negate: boolean }[];
+  start: number;
+}
+
+function compileNfa(nodes: GlobNode[]): Nfa {
+  const nfa: Nfa = { kind: [], arg: [], out1: [], out2: [], classes: [], start: 0 };
+  const add = (kind: number, arg: number, out1: number, out2 = -1): number => {
+    nfa.kind.push(kind);
+    nfa.arg.push(arg);
+    nfa.out1.push(out1);
+    nfa.out2.push(out2);
+    return nfa.kind.length - 1;
+  };
+  const seq = (list: GlobNode[], next: number): number => {
+    for (let i = list.length - 1; i >= 0; i--) next = node(list[i]!, next);
+    return next;
+  };
+  const loop = (kind: number, next: number): number => {
+    const split = add(SPLIT, 0, -1, next);
+    nfa.out1[split] = add(kind, 0, split);
+    return split;
+  };
+  const node = (n: GlobNode, next: number): number => {
+    switch (n.k) {
+      case 'char':
+        return add(CHAR, n.cp, next);
+      case 'any':
+        return add(ANY, 0, next);
+      case 'class':
+        nfa.classes.push({ ranges: n.ranges, negate: n.negate });
+        return add(CLASS, nfa.classes.length - 1, next);
+      case 'star':
+        return loop(ANY, next);
+      case 'all':
+        return loop(ALL, next);
+      case 'segments': {
+        // (?:[^/]*/)*
+        const outer = add(SPLIT, 0, -1, next);
+        const slash = add(CHAR, SLASH, outer);
+        nfa.out1[outer] = loop(ANY, slash);
+        return outer;
+      }
+      case 'alt': {
+        const starts = n.alts.map((alt) => seq(alt, next));
+        let s = starts[starts.length - 1]!;
+        for (let i = starts.length - 2; i >= 0; i--) s = add(SPLIT, 0, starts[i]!, s);
+        return s;
+      }
+    }
+  };
+  nfa.start = seq(nodes, add(MATCH, 0, -1));
+  return nfa;
+}
+
+function inClass(cls: { ranges: number[]; negate: boolean }, c: number): boolean {
+  let found = false;
+  for (let i = 0; i < cls.ranges.length && !found; i += 2) found = c >= cls.ranges[i]! && c <= cls.ranges[i + 1]!;
+  return cls.negate ? !found && c !== SLASH : found;
+}
+
+/** Runs the NFA over `subject`'s code points with a set of live states: linear in the subject. */
+function runNfa(nfa: Nfa, subject: string): boolean {
+  const n = nfa.kind.length;
+  const mark = new Int32Array(n).fill(-1);
+  let current: number[] = [];
+  let next: number[] = [];
+  const stack: number[] = [];
+  const addState = (list: number[], s: number, gen: number) => {
+    stack.push(s);
+    while (stack.length > 0) {
+      const t = stack.pop()!;
+      if (mark[t] === gen) continue;
+      mark[t] = gen;
+      if (nfa.kind[t] === SPLIT) {
+        stack.push(nfa.out2[t]!, nfa.out1[t]!);
+      } else {
+        list.push(t);
+      }
+    }
+  };
+  let gen = 0;
+  addState(current, nfa.start, gen);
+  for (const ch of subject) {
+    if (current.length === 0) return false;
+    const c = ch.codePointAt(0)!;
+    gen++;
+    next.length = 0;
+    for (const s of current) {
+      const kind = nfa.kind[s];
+      let ok: boolean;
+      if (kind === CHAR) ok = nfa.arg[s] === c;
+      else if (kind === ANY) ok = c !== SLASH;
+      else if (kind === ALL) ok = true;
+      else if (kind === CLASS) ok = inClass(nfa.classes[nfa.arg[s]!]!, c);
+      else ok = false;
+      if (ok) addState(next, nfa.out1[s]!, gen);
+    }
+    [current, next] = [next, current];
+  }
+  return current.some((s) => nfa.kind[s] === MATCH);
 }
 
 /** Index of the `]` closing a class opened at `open` (a `]` right after `[` or `[!` is literal), or -1. */
