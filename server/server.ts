@@ -25,6 +25,7 @@ import {
   WorkspaceSymbolRequest,
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver';
+import path from 'node:path';
 import type { PositionEncoding } from './core/text/positions.js';
 import { serverCapabilities } from './capabilities.js';
 import { executeCommand } from './handlers/executeCommand.js';
@@ -38,6 +39,7 @@ import { OpenDocuments } from './workspace/openDocuments.js';
 import { Previews } from './workspace/previews.js';
 import { realpathOrSelf, uriToPath } from './workspace/paths.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
+import { FolderWatch } from './workspace/folders.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
 import { ProgressReporter } from './workspace/progress.js';
@@ -60,7 +62,10 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   let traits: ClientTraits = clientTraits({});
   let settings: Settings = { ...SETTINGS_DEFAULTS };
   let initOptions: unknown;
+  // Real paths fixed when the client names the folders (never resolved again: see workspace/folders.ts),
+  // and the path each was named by, so that a later removal finds it even if it now resolves elsewhere.
   let folders: string[] = [];
+  const namedAs = new Map<string, string>();
   const documents = new OpenDocuments(() => encoding);
   const mutex = new KeyedMutex();
   // Logs go to the client as window/logMessage (never stdout, which carries the protocol).
@@ -75,7 +80,8 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     send: (token, value) => void connection.sendProgress(WorkDoneProgress.type, token, value),
   });
   // The symbol index follows open buffers, saves and watched-file events file by file.
-  const symbols = new SymbolIndex({ folders: () => folders, encoding: () => encoding, documents, maxFileSize: () => settings.maxFileSize, log, startProgress: (title) => progress.start(title, { cancellable: false }) });
+  const folderWatch = new FolderWatch(log);
+  const symbols = new SymbolIndex({ folders: () => folderWatch.intact(folders), encoding: () => encoding, documents, maxFileSize: () => settings.maxFileSize, log, startProgress: (title) => progress.start(title, { cancellable: false }) });
   documents.store.onDidChangeContent((e) => symbols.bufferChanged(e.document.uri));
   documents.store.onDidSave((e) => symbols.fileSaved(e.document.uri));
   documents.store.onDidClose((e) => symbols.bufferClosed(e.document.uri));
@@ -109,7 +115,9 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     encoding = negotiateEncoding(params);
     traits = clientTraits(params.capabilities);
-    folders = initialFolders(params);
+    const named = initialFolders(params);
+    folders = unique(named.map((n) => n.real));
+    for (const n of named) namedAs.set(n.real, n.given);
     initOptions = params.initializationOptions;
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     applySettings(initOptions, { ...SETTINGS_DEFAULTS });
@@ -139,7 +147,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       const globPattern = `**/*.{${INDEXED_EXTENSIONS.join(',')}}`;
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => log(`file watcher registration failed: ${String(error)}`));
     }
-    void sweepStrayTemps(folders, hooks.isProcessAlive ?? (() => true), { after: symbols.built, log }).then((n) => {
+    void sweepStrayTemps(() => folderWatch.intact(folders), hooks.isProcessAlive ?? (() => true), { after: symbols.built, log }).then((n) => {
       if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
     });
   });
@@ -148,11 +156,22 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     else applySettings(params.settings, settings);
   });
   const onFoldersChanged = (params: DidChangeWorkspaceFoldersParams) => {
-    const removed = new Set(params.event.removed.map((f) => folderPath(f)).filter((p): p is string => p !== undefined));
-    folders = folders.filter((f) => !removed.has(f));
+    // A removed folder is found by the path it was named by (or its fixed real path); its real path
+    // now is used only when nothing matches so: a folder swapped for a link to another folder must
+    // not take that other one along.
+    for (const r of params.event.removed) {
+      const n = folderPath(r);
+      if (n === undefined) continue;
+      const named = folders.filter((f) => namedAs.get(f) === n.given || f === n.given);
+      const gone = new Set(named.length > 0 ? named : folders.filter((f) => f === n.real));
+      folders = folders.filter((f) => !gone.has(f));
+    }
     for (const f of params.event.added) {
-      const p = folderPath(f);
-      if (p !== undefined && !folders.includes(p)) folders.push(p);
+      const n = folderPath(f);
+      if (n !== undefined && !folders.includes(n.real)) {
+        folders.push(n.real);
+        namedAs.set(n.real, n.given);
+      }
     }
     log(`workspace folders: ${folders.join(', ') || '(none)'}`);
     void symbols.rebuild();
@@ -194,16 +213,22 @@ function requestInfo(token: CancellationToken, workDoneToken: string | number | 
   return workDoneToken === undefined ? { signal: controller.signal } : { signal: controller.signal, workDoneToken };
 }
 
-function initialFolders(params: InitializeParams): string[] {
-  const fromFolders = (params.workspaceFolders ?? []).map(folderPath).filter((p): p is string => p !== undefined);
-  if (fromFolders.length > 0) return unique(fromFolders);
-  const root = params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined);
-  return root ? [realpathOrSelf(root)] : [];
+/** A folder as the client named it (`given`, absolute) and its real path, fixed now (`real`). */
+interface NamedFolder {
+  given: string;
+  real: string;
 }
 
-function folderPath(folder: WorkspaceFolder): string | undefined {
+function initialFolders(params: InitializeParams): NamedFolder[] {
+  const fromFolders = (params.workspaceFolders ?? []).map(folderPath).filter((p): p is NamedFolder => p !== undefined);
+  if (fromFolders.length > 0) return fromFolders;
+  const root = params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined);
+  return root ? [{ given: path.resolve(root), real: realpathOrSelf(root) }] : [];
+}
+
+function folderPath(folder: WorkspaceFolder): NamedFolder | undefined {
   const p = uriToPath(folder.uri);
-  return p === undefined ? undefined : realpathOrSelf(p);
+  return p === undefined ? undefined : { given: path.resolve(p), real: realpathOrSelf(p) };
 }
 
 function unique(items: string[]): string[] {

@@ -100,6 +100,9 @@ async function recheck(ctx: Context, group: FileGroup): Promise<Result<{ change:
   const rel = before.resolved.relPath;
   const resolved = await ctx.resolvePath(before.resolved.absPath);
   if (!resolved.ok) return resolved;
+  if (resolved.absPath !== before.resolved.absPath) {
+    return fail('stale', `${rel} now leads to another file (${resolved.relPath}): a folder on its path was moved or replaced since the preview; nothing applied`);
+  }
   const fresh = await ctx.snapshot(resolved);
   if (!fresh.ok) return fresh;
   if (group.first.created) {

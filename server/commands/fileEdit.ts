@@ -1,5 +1,6 @@
 // The path every single-file edit command takes: resolve and confine the path, lock the file,
-// snapshot it (open buffer wins), let the command's computation run, apply the result in the
+// resolve it again, snapshot it (open buffer wins), let the command's computation run (once more
+// when another program changed the file before it could be replaced), apply the result in the
 // requested mode (a preview is remembered under a previewId) and build the contract's success
 // result with a unified diff and the one-line summary every command sends.
 import type { WorkspaceEdit } from 'vscode-languageserver';
@@ -8,6 +9,7 @@ import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff } from '../core/edits/diffCut.js';
 import type { ApplyMode, ApplyOutcome, Context, EditOmitted, PlannedChange, Snapshot, Via } from './context.js';
+import type { ResolvedPath } from '../workspace/paths.js';
 
 export interface Computed {
   newText: string;
@@ -58,26 +60,44 @@ export interface FileEditRequest {
 }
 
 export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<Result<{ value: EditResult }>> {
-  const resolved = await ctx.resolvePath(req.path);
-  if (!resolved.ok) return resolved;
-  return ctx.withFiles([resolved.absPath], async () => {
-    const snapshot = await ctx.snapshot(resolved);
-    if (!snapshot.ok) return snapshot;
-    const computed = await req.compute(snapshot);
-    if (!computed.ok) return computed;
-    const change: PlannedChange = {
-      snapshot,
-      newText: computed.newText,
-      edits: computed.edits,
-      created: computed.created ?? false,
-      replacements: computed.replacements,
-    };
-    const outcome = await ctx.apply([change], req.apply, { confirm: req.confirm, label: `${req.command} ${resolved.relPath}` });
-    if (!outcome.ok) return outcome;
-    const previewId = req.apply === 'preview' ? ctx.previews.add(req.command, [change]) : undefined;
-    const value = editResult(ctx, req.command, [change], outcome, { previewId, noun: req.noun, extra: computed.extra, maxDiffChars: req.maxDiffChars });
-    return { ok: true as const, value };
+  const first = await ctx.resolvePath(req.path);
+  if (!first.ok) return first;
+  return ctx.withFiles([first.absPath], async () => {
+    // Resolved again under the lock: a folder on the path may have been swapped for a symlink while
+    // this command waited behind another one.
+    const resolved = await ctx.resolvePath(req.path);
+    if (!resolved.ok) return resolved;
+    if (resolved.absPath !== first.absPath) {
+      return fail('stale', `${req.path} now leads to another file (${resolved.relPath}) than when the command arrived (a folder on its path was moved or replaced); nothing changed, run the command again`, {
+        path: req.path,
+      });
+    }
+    // A file another program changed between the read and the write gets the command once more on its new text.
+    for (let attempt = 1; ; attempt++) {
+      const done = await snapshotComputeApply(ctx, req, resolved);
+      if (!done.ok && done.kind === 'stale' && done.data?.changedOnDisk === true && attempt === 1) continue;
+      return done;
+    }
   });
+}
+
+async function snapshotComputeApply(ctx: Context, req: FileEditRequest, resolved: ResolvedPath): Promise<Result<{ value: EditResult }>> {
+  const snapshot = await ctx.snapshot(resolved);
+  if (!snapshot.ok) return snapshot;
+  const computed = await req.compute(snapshot);
+  if (!computed.ok) return computed;
+  const change: PlannedChange = {
+    snapshot,
+    newText: computed.newText,
+    edits: computed.edits,
+    created: computed.created ?? false,
+    replacements: computed.replacements,
+  };
+  const outcome = await ctx.apply([change], req.apply, { confirm: req.confirm, label: `${req.command} ${resolved.relPath}` });
+  if (!outcome.ok) return outcome;
+  const previewId = req.apply === 'preview' ? ctx.previews.add(req.command, [change]) : undefined;
+  const value = editResult(ctx, req.command, [change], outcome, { previewId, noun: req.noun, extra: computed.extra, maxDiffChars: req.maxDiffChars });
+  return { ok: true as const, value };
 }
 
 /** What a command's count counts, singular and plural, for the summary line ("replacement"/"replacements"). */

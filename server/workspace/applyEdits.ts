@@ -132,6 +132,7 @@ export async function applyChanges(
   for (const i of diskIdx) {
     const written = await writeToDisk(deps, changes[i]!);
     if (!written.ok) return written;
+    notes.push(...written.notes);
   }
   return { ok: true, via: routes, ...reported, notes };
 }
@@ -178,10 +179,10 @@ async function diskUnchanged(deps: ApplyDeps, c: PlannedChange): Promise<Result<
   const info = await stat(resolved.absPath).catch(() => undefined);
   if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
   if (info.size !== disk.size || info.mtimeMs !== disk.mtimeMs) {
-    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER);
+    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
     if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
     if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
-      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text, path: resolved.relPath });
+      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text, changedOnDisk: true, path: resolved.relPath });
     }
   }
   return { ok: true };
@@ -228,27 +229,34 @@ function inverseOf(c: PlannedChange): SpanEdit[] {
   return out;
 }
 
-async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{}>> {
+async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ notes: string[] }>> {
   const { resolved } = c.snapshot;
   if (deps.documents.getByPath(resolved.absPath)) {
     return fail('stale', `${resolved.relPath} was opened in the editor while the edit was computed; run the command again`);
   }
   if (c.created) {
-    return writeFileAtomic(resolved.absPath, Buffer.from(c.newText, 'utf8'), resolved.relPath, { exclusive: true, mkdirs: true });
+    return writeFileAtomic(resolved.absPath, Buffer.from(c.newText, 'utf8'), resolved.relPath, { exclusive: true, mkdirs: true, within: resolved.folder });
   }
   const disk = c.snapshot.disk;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
   // Cheap check first (size + mtime); only a file that looks touched is re-read and compared.
+  let stamp = disk.stamp;
   const info = await stat(resolved.absPath).catch(() => undefined);
   if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
   if (info.size !== disk.size || info.mtimeMs !== disk.mtimeMs) {
-    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER);
+    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
     if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
     if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
-      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text });
+      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text, changedOnDisk: true });
     }
+    stamp = current.stamp; // touched, same text: what the write must find now
   }
-  return writeFileAtomic(resolved.absPath, encodeText(c.newText, disk.encoding, disk.bom), resolved.relPath, { mode: disk.mode });
+  // writeFileAtomic checks the stamp again right before its rename, and the replaced file right after.
+  return writeFileAtomic(resolved.absPath, encodeText(c.newText, disk.encoding, disk.bom), resolved.relPath, {
+    mode: disk.mode,
+    within: resolved.folder,
+    expect: { stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) },
+  });
 }
 
 function oneLine(s: string): string {

@@ -1,22 +1,40 @@
-// Crash-safe file writes: data goes to a temporary file in the target's folder, is fsynced, then
-// renamed (or hard-linked, for exclusive creation) over the target, so readers see old or new, never half.
+// Crash-safe file writes: data goes to a temporary file in the target's (pinned) folder, is fsynced,
+// then renamed (or hard-linked, for exclusive creation) over the target, so readers see old or new,
+// never half; the file and its folder are checked again right before the rename, and after it.
 
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, rename, stat, unlink, constants } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import { access, copyFile, link, lstat, open, readdir, rename, unlink, constants, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, type Result } from '../core/result.js';
+import { fail, type Failure, type Result } from '../core/result.js';
+import { fileStamp, readWhole } from './fileCodec.js';
+import { pinFolder, removeFolders, type PinnedFolder } from './pinnedFolder.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits of the written file; default: the existing file's mode, else 0o666 minus umask. */
   mode?: number;
   /** Fail with 'already_exists' if the target exists (for new files); never clobbers a concurrent creation. */
   exclusive?: boolean;
-  /** Create missing parent folders. */
+  /** Create missing parent folders (one level at a time, never through a symlink; removed again on failure). */
   mkdirs?: boolean;
+  /** The real workspace folder the file lies in: where folder creation starts. */
+  within?: string;
+  /**
+   * The file as it was read (`fileStamp` of its stat): checked right before the rename, and the
+   * replaced file once more right after it, so that no other program's write is silently dropped.
+   */
+  expect?: { stamp: string; bytes: () => Buffer };
+}
+
+export interface AtomicWriteOutcome {
+  /** Things the user should know although the write succeeded (hard links split, appends carried over). */
+  notes: string[];
 }
 
 export const TEMP_PREFIX = '.editls-tmp-';
+
+/** editls's exact temp-file name: prefix, writer pid, '-', up to 40 characters of the target's name, '.', 12 hex digits. */
+export const TEMP_NAME = /^\.editls-tmp-(\d+)-[^/]{1,40}\.[0-9a-f]{12}$/u;
 
 /** Temp files this process is writing right now; removeStrayTemps leaves them alone. */
 const inFlight = new Set<string>();
@@ -24,51 +42,75 @@ const inFlight = new Set<string>();
 /** Errors from link() that mean "this filesystem has no hard links" rather than a real failure. */
 const NO_HARDLINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
-/** Writes `data` to `absPath` atomically; `displayPath` names the file in messages. */
+/** Writes `data` to `absPath` (a real path) atomically; `displayPath` names the file in messages. */
 export async function writeFileAtomic(
   absPath: string,
   data: Buffer,
   displayPath: string,
   options: AtomicWriteOptions = {},
-): Promise<Result<{}>> {
+): Promise<Result<AtomicWriteOutcome>> {
   const dir = path.dirname(absPath);
-
-  if (options.mkdirs) {
-    try {
-      await mkdir(dir, { recursive: true });
-    } catch (err) {
-      return ioError(`cannot create the folder of ${displayPath}`, displayPath, err);
-    }
-  }
-
-  let existing: Stats | undefined;
+  const name = path.basename(absPath);
+  const pinned = await pinFolder(dir, { mkdirs: options.mkdirs ?? false, ...(options.within ? { within: options.within } : {}), displayPath });
+  if (!pinned.ok) return pinned;
+  const folder = pinned.folder;
+  let succeeded = false;
   try {
-    existing = await stat(absPath);
+    const result = await writeInFolder(folder, name, data, displayPath, options);
+    succeeded = result.ok;
+    return result;
+  } finally {
+    if (succeeded && options.exclusive) await folder.sync();
+    await folder.close();
+    if (!succeeded) await removeFolders(folder.created);
+  }
+}
+
+async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions): Promise<Result<AtomicWriteOutcome>> {
+  const target = folder.at(name);
+  const notes: string[] = [];
+  let existing: BigIntStats | undefined;
+  try {
+    existing = await lstat(target, { bigint: true });
   } catch (err) {
     const code = errnoCode(err);
-    if (code === 'ENOENT') existing = undefined;
-    else if (code === 'ENOTDIR') return ioError(`cannot write ${displayPath}: a parent of it is a file`, displayPath, err);
-    else return ioError(`cannot write ${displayPath}`, displayPath, err);
+    if (code !== 'ENOENT') return ioError(`cannot write ${displayPath}`, displayPath, err);
+  }
+  if (existing?.isSymbolicLink()) {
+    return fail('outside_workspace', `cannot write ${displayPath}: it became a symbolic link after the path was checked; nothing written`, { path: displayPath });
   }
   if (existing?.isDirectory()) return fail('io_error', `cannot write ${displayPath}: it is a directory`, { path: displayPath });
   if (existing && options.exclusive) return alreadyExists(displayPath);
+  if (existing && !existing.isFile()) return fail('io_error', `cannot write ${displayPath}: it is not a regular file`, { path: displayPath });
+  if (options.expect && (!existing || fileStamp(existing) !== options.expect.stamp)) return changedOnDisk(displayPath, existing === undefined);
+  if (existing) {
+    const refused = await permissionProblem(target, existing, displayPath);
+    if (refused) return refused;
+  }
 
-  const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
+  const mode = options.mode ?? (existing ? Number(existing.mode) & 0o7777 : undefined);
   // The writer's pid is part of the name so a sweep at start can tell a crashed writer's leftovers
   // from a live editls (another editor window) still writing.
-  const tempPath = path.join(dir, `${TEMP_PREFIX}${process.pid}-${[...path.basename(absPath)].slice(0, 40).join('')}.${randomBytes(6).toString('hex')}`);
-
-  inFlight.add(tempPath);
+  const tempName = `${TEMP_PREFIX}${process.pid}-${[...name].slice(0, 40).join('')}.${randomBytes(6).toString('hex')}`;
+  const tempPath = folder.at(tempName);
+  const tempReal = path.join(folder.realPath, tempName);
+  inFlight.add(tempReal);
   let tempCreated = false;
+  let original: FileHandle | undefined;
   try {
-    const handle = await open(tempPath, 'wx', mode ?? 0o666);
+    let handle: FileHandle;
+    try {
+      handle = await open(tempPath, 'wx', mode ?? 0o666);
+    } catch (err) {
+      return tempFailure(err, displayPath, existing !== undefined);
+    }
     tempCreated = true;
     try {
       await handle.writeFile(data);
-      // Keep the owner of a file we replace when allowed to (root editing someone else's file).
-      // chown before chmod: chown clears the setuid/setgid bits.
-      if (existing && (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.())) {
-        await handle.chown(existing.uid, existing.gid).catch(() => undefined);
+      // Keep the owner of a file we replace (root editing someone else's file; permissionProblem
+      // refused the case where it cannot be kept). chown before chmod: chown clears setuid/setgid.
+      if (existing && (Number(existing.uid) !== process.getuid?.() || Number(existing.gid) !== process.getgid?.())) {
+        await handle.chown(Number(existing.uid), Number(existing.gid)).catch(() => undefined);
       }
       // open() applied the umask; set the exact mode explicitly.
       if (mode !== undefined) await handle.chmod(mode);
@@ -78,32 +120,147 @@ export async function writeFileAtomic(
     }
 
     if (options.exclusive) {
-      const linked = await linkExclusive(tempPath, absPath);
+      if (!folder.stillAt()) return movedFolder(displayPath);
+      const linked = await linkExclusive(tempPath, target);
       if (linked === 'exists') return alreadyExists(displayPath);
       await unlink(tempPath).catch(() => undefined);
       tempCreated = false;
-    } else {
-      await rename(tempPath, absPath);
-      tempCreated = false;
+      return { ok: true, notes };
     }
+
+    // Last checks, as close to the rename as Node allows: the file is still the one that was read,
+    // and the folder is still where it was checked. The replaced file stays open for the check after.
+    if (existing) {
+      try {
+        original = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      } catch (err) {
+        return errnoCode(err) === 'ENOENT' ? changedOnDisk(displayPath, true) : ioError(`cannot write ${displayPath}`, displayPath, err);
+      }
+    }
+    const before = original ? await original.stat({ bigint: true }) : undefined;
+    if (before && options.expect && fileStamp(before) !== options.expect.stamp) return changedOnDisk(displayPath, false);
+    if (!folder.stillAt()) return movedFolder(displayPath);
+    await rename(tempPath, target);
+    tempCreated = false;
+    // The folder fsync (durability) comes before the look at the replaced file: a writer that opened it
+    // just before the rename has that long to land its write where the look sees it.
+    await folder.sync();
+
+    if (original && before) {
+      // Writes through a descriptor opened before the rename land in the replaced file: look once more.
+      // (Not the ctime: the rename itself changes it, by unlinking that file.)
+      const after = await original.stat({ bigint: true });
+      if (after.size !== before.size || after.mtimeNs !== before.mtimeNs) {
+        const carried = await carryOverAppend(original, after, options.expect?.bytes(), folder.at(name));
+        if (!carried.ok) {
+          return fail('stale', `${displayPath} was changed by another program while editls replaced it: the edit is on disk, but that change went to the replaced copy (its text is in data.replacedText); merge it by hand`, {
+            path: displayPath,
+            replacedText: carried.replacedText,
+          });
+        }
+        notes.push(`another program appended ${carried.bytes} bytes to ${displayPath} while editls replaced it; they were appended again after the edit`);
+      }
+      if (before.nlink > 1n) {
+        notes.push(`${displayPath} had ${before.nlink} hard links; the atomic write replaced this name only (the other links keep the old text)`);
+      }
+    }
+    return { ok: true, notes };
   } catch (err) {
-    const code = errnoCode(err);
-    if (code === 'ENOENT' && !tempCreated) {
-      return ioError(`cannot write ${displayPath}: its folder does not exist`, displayPath, err);
-    }
     return ioError(`cannot write ${displayPath}`, displayPath, err);
   } finally {
+    await original?.close().catch(() => undefined);
     if (tempCreated) await unlink(tempPath).catch(() => undefined);
-    inFlight.delete(tempPath);
+    inFlight.delete(tempReal);
   }
-
-  await fsyncDir(dir);
-  return { ok: true };
 }
 
 /**
- * Deletes leftover temp files (TEMP_PREFIX...) directly in `folder`, e.g. after a crash, skipping any
- * this process is still writing. Returns how many were removed; errors are ignored.
+ * A file the user could not write in place is not replaced either (the folder being writable would
+ * allow it), and a file whose owner could not be kept is refused rather than taken over.
+ */
+async function permissionProblem(target: string, st: BigIntStats, displayPath: string): Promise<Failure | undefined> {
+  try {
+    await access(target, constants.W_OK);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+      return fail('io_error', `cannot write ${displayPath}: it is read-only for you (mode ${(Number(st.mode) & 0o7777).toString(8).padStart(4, '0')}, ${code}); make it writable (chmod u+w) or edit it another way`, {
+        path: displayPath,
+        code,
+        reason: 'read-only',
+      });
+    }
+  }
+  const uid = process.geteuid?.();
+  if (uid !== undefined && uid !== 0 && BigInt(uid) !== st.uid) {
+    return fail('io_error', `cannot write ${displayPath}: it belongs to uid ${st.uid}, and replacing it would make it yours (only root can keep another owner); edit it as its owner`, {
+      path: displayPath,
+      reason: 'owner',
+    });
+  }
+  return undefined;
+}
+
+/**
+ * Bytes another program appended to the replaced file after the last check are appended to the new
+ * file; any other change to it cannot be merged and is reported.
+ */
+async function carryOverAppend(
+  original: FileHandle,
+  after: BigIntStats,
+  read: Buffer | undefined,
+  target: string,
+): Promise<{ ok: true; bytes: number } | { ok: false; replacedText: string }> {
+  const now = await readWhole(original, Number(after.size));
+  if (read && now.length > read.length && now.subarray(0, read.length).equals(read)) {
+    const tail = now.subarray(read.length);
+    const handle = await open(target, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+    try {
+      await handle.writeFile(tail);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return { ok: true, bytes: tail.length };
+  }
+  return { ok: false, replacedText: now.toString('utf8') };
+}
+
+function changedOnDisk(displayPath: string, deleted: boolean): Failure {
+  return fail('stale', deleted ? `${displayPath} was deleted while the edit was written; nothing written` : `${displayPath} changed on disk while the edit was written; nothing written, run the command again`, {
+    path: displayPath,
+    changedOnDisk: true,
+  });
+}
+
+function movedFolder(displayPath: string): Failure {
+  return fail('stale', `the folder of ${displayPath} was moved or replaced (e.g. by a symbolic link) while the edit was written; nothing written, run the command again`, {
+    path: displayPath,
+  });
+}
+
+/** The temp file could not be made: for an existing writable file, the folder is what is read-only. */
+function tempFailure(err: unknown, displayPath: string, replacing: boolean): Failure {
+  const code = errnoCode(err);
+  const folder = path.posix.dirname(displayPath.split(path.sep).join('/'));
+  const shown = folder === '.' ? 'the workspace folder' : `folder ${folder}`;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return replacing
+      ? fail('io_error', `cannot write ${displayPath}: the file is writable but ${shown} is read-only (${code}), and editls replaces files through a temporary file beside them; make the folder writable`, {
+          path: displayPath,
+          code,
+          reason: 'read-only folder',
+        })
+      : fail('io_error', `cannot create ${displayPath}: ${shown} is read-only (${code})`, { path: displayPath, code, reason: 'read-only folder' });
+  }
+  if (code === 'ENOENT') return ioError(`cannot write ${displayPath}: its folder does not exist`, displayPath, err);
+  return ioError(`cannot write ${displayPath}`, displayPath, err);
+}
+
+/**
+ * Deletes leftover temp files directly in `folder` (exactly editls's TEMP_NAME: a user file that
+ * merely starts with the prefix stays), e.g. after a crash, skipping any a live writer (pid in the
+ * name) or this process is still writing. Returns how many were removed; errors are ignored.
  */
 export async function removeStrayTemps(folder: string, isAlive: (pid: number) => boolean = () => false): Promise<number> {
   let entries;
@@ -114,7 +271,7 @@ export async function removeStrayTemps(folder: string, isAlive: (pid: number) =>
   }
   let removed = 0;
   for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.startsWith(TEMP_PREFIX)) continue;
+    if (!entry.isFile() || !TEMP_NAME.test(entry.name)) continue;
     const full = path.join(folder, entry.name);
     if (inFlight.has(full) || writerAlive(entry.name, isAlive)) continue;
     try {
@@ -127,9 +284,9 @@ export async function removeStrayTemps(folder: string, isAlive: (pid: number) =>
   return removed;
 }
 
-/** The pid in a temp file name (TEMP_PREFIX + pid + '-'), if any. */
+/** The pid in an editls temp file name (TEMP_NAME), if it is one. */
 export function tempWriterPid(name: string): number | undefined {
-  const m = /^\.editls-tmp-(\d+)-/.exec(name);
+  const m = TEMP_NAME.exec(name);
   return m ? Number(m[1]) : undefined;
 }
 
@@ -157,20 +314,6 @@ async function linkExclusive(tempPath: string, target: string): Promise<'linked'
   } catch (err) {
     if (errnoCode(err) === 'EEXIST') return 'exists';
     throw err;
-  }
-}
-
-/** Makes the rename durable. Best effort: the new content is already in place, so errors are ignored. */
-async function fsyncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // EISDIR/EINVAL/EPERM on platforms or filesystems that cannot fsync a directory
   }
 }
 

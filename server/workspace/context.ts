@@ -49,7 +49,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     encoding: state.encoding,
     signal: request.signal,
     ...(request.workDoneToken !== undefined ? { workDoneToken: request.workDoneToken } : {}),
-    resolvePath: (input) => resolveWorkspacePath(input, state.folders),
+    resolvePath: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders)),
     snapshot: (resolved) => snapshotOf(state, resolved),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
@@ -85,7 +85,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     summarize: (message, level = 'info') => (settings.summary === 'message' ? state.showMessage(message, level) : state.log(message)),
     previews: state.previews,
     scanRegex: (job) => regexRunner.run(job, settings.regexTimeoutMs, request.signal),
-    resolveSearchScope: (input) => resolveWorkspacePath(input, state.folders, { directories: true }),
+    resolveSearchScope: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders, { directories: true })),
     searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),
     listReplaceCandidates: (req) => listReplaceCandidates({ documents: state.documents }, req),
     startProgress: (title, options = {}) =>
@@ -97,6 +97,12 @@ export function createContext(state: ServerState, request: RequestInfo): Context
   };
 }
 
+/** A path refused because its workspace folder changed since initialize is also logged (window/logMessage). */
+function logFolderChange<T>(state: ServerState, result: Result<T>): Result<T> {
+  if (!result.ok && result.data?.reason === 'folder_changed') state.log(`refused: ${result.message}`);
+  return result;
+}
+
 async function snapshotOf(state: ServerState, resolved: ResolvedPath): Promise<Result<Snapshot>> {
   const open = state.documents.getByPath(resolved.absPath) ?? state.documents.get(resolved.uri);
   if (open) {
@@ -105,7 +111,7 @@ async function snapshotOf(state: ServerState, resolved: ResolvedPath): Promise<R
   if (!resolved.exists) {
     return { ok: true, resolved, source: 'missing', text: '', version: null, uri: resolved.uri };
   }
-  const disk = await readTextFile(resolved.absPath, resolved.relPath, state.settings.maxFileSize);
+  const disk = await readTextFile(resolved.absPath, resolved.relPath, state.settings.maxFileSize, { confined: true });
   if (!disk.ok) {
     if (disk.kind === 'file_not_found') return { ok: true, resolved, source: 'missing', text: '', version: null, uri: resolved.uri };
     return disk;

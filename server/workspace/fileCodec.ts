@@ -1,9 +1,10 @@
 // Reads text files from disk and converts between bytes and text: UTF-8 (with or without BOM) and
 // BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write.
 
-import type { Stats } from 'node:fs';
+import type { BigIntStats, Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { fail, type Result } from '../core/result.js';
+import { openedAt } from './pinnedFolder.js';
 
 export type FileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -17,6 +18,8 @@ export interface DiskText {
   /** Size in bytes of what was read. */
   size: number;
   mtimeMs: number;
+  /** fileStamp of the file read (device, inode, size, mtime, ctime), checked again before it is replaced. */
+  stamp: string;
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -34,7 +37,12 @@ const utf16leDecoder = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: tru
  * Reads and decodes a text file. `displayPath` is the name used in messages. The size is checked
  * against `maxFileSize` before any content is read.
  */
-export async function readTextFile(absPath: string, displayPath: string, maxFileSize: number): Promise<Result<DiskText>> {
+export async function readTextFile(
+  absPath: string,
+  displayPath: string,
+  maxFileSize: number,
+  options: { confined?: boolean } = {},
+): Promise<Result<DiskText>> {
   // stat by path first: it rejects directories and pipes before open() could block on a FIFO.
   let st: Stats;
   try {
@@ -51,18 +59,28 @@ export async function readTextFile(absPath: string, displayPath: string, maxFile
   let buf: Buffer;
   let mode: number;
   let mtimeMs: number;
+  let stamp: string;
   try {
     const handle = await open(absPath, 'r');
     try {
+      // `confined`: absPath is a checked real path; a folder on it swapped for a link since then must not
+      // make this read another file (outside the workspace).
+      if (options.confined && !openedAt(handle, absPath)) {
+        return fail('stale', `${displayPath} was moved or a folder on its path was replaced (e.g. by a symbolic link) while the command waited; nothing read, run the command again`, {
+          path: displayPath,
+        });
+      }
       // fstat the opened file: it may have been replaced since the stat above.
-      const fst = await handle.stat();
+      const fst = await handle.stat({ bigint: true });
       if (!fst.isFile()) {
         return fail('io_error', `${displayPath} is not a regular file; editls only edits regular files`, { path: displayPath });
       }
-      if (fst.size > maxFileSize) return tooLarge(displayPath, fst.size, maxFileSize);
-      buf = await readWhole(handle, fst.size);
-      mode = fst.mode & 0o7777;
-      mtimeMs = fst.mtimeMs;
+      if (fst.size > BigInt(maxFileSize)) return tooLarge(displayPath, Number(fst.size), maxFileSize);
+      buf = await readWhole(handle, Number(fst.size));
+      mode = Number(fst.mode) & 0o7777;
+      mtimeMs = Number(fst.mtimeNs / 1000n) / 1000;
+      // A file that grew while it was read gets a stamp that cannot match (its size differs), so the write is refused.
+      stamp = fileStamp(fst);
     } finally {
       await handle.close();
     }
@@ -74,7 +92,12 @@ export async function readTextFile(absPath: string, displayPath: string, maxFile
 
   const decoded = decodeText(buf, displayPath);
   if (!decoded.ok) return decoded;
-  return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs };
+  return { ok: true, text: decoded.text, encoding: decoded.encoding, bom: decoded.bom, mode, size: buf.length, mtimeMs, stamp };
+}
+
+/** Identity and last change of a file (device, inode, size, mtime and ctime in ns): equal stamps, same file untouched (to the clock's tick). */
+export function fileStamp(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
 /**

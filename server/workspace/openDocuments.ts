@@ -1,4 +1,5 @@
-// The documents the editor has open: text and version per URI, kept with incremental sync.
+// The documents the editor has open: text and version per URI, kept with incremental sync, and
+// which URIs are open for each real path (one file may be open under several, e.g. through a symlink).
 // vscode-languageserver-textdocument counts UTF-16 only, so didChange ranges are converted from
 // the negotiated encoding one change at a time (each change sees the result of the previous).
 import { TextDocuments, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
@@ -17,7 +18,10 @@ type Waiter = { uri: string; check: (doc: OpenDocument | undefined) => boolean; 
 
 export class OpenDocuments {
   readonly store: TextDocuments<TextDocument>;
-  private readonly byPath = new Map<string, string>();
+  /** Real path -> the URIs open for it, the one opened or changed last at the end. */
+  private readonly byPath = new Map<string, string[]>();
+  /** URI -> the real path it had when opened (so that closing it finds it even if links changed since). */
+  private readonly pathOf = new Map<string, string>();
   private waiters: Waiter[] = [];
 
   constructor(private readonly encoding: () => PositionEncoding) {
@@ -26,16 +30,42 @@ export class OpenDocuments {
       update: (doc, changes, version) => this.update(doc, changes, version),
     });
     this.store.onDidOpen((e) => {
-      const p = uriToPath(e.document.uri);
-      if (p !== undefined) this.byPath.set(realpathOrSelf(p), e.document.uri);
+      const uri = e.document.uri;
+      const p = uriToPath(uri);
+      if (p !== undefined) {
+        this.forget(uri);
+        const real = realpathOrSelf(p);
+        this.pathOf.set(uri, real);
+        this.byPath.set(real, [...(this.byPath.get(real) ?? []), uri]);
+      }
+      this.notify(uri);
+    });
+    this.store.onDidChangeContent((e) => {
+      this.touch(e.document.uri);
       this.notify(e.document.uri);
     });
-    this.store.onDidChangeContent((e) => this.notify(e.document.uri));
     this.store.onDidClose((e) => {
-      const p = uriToPath(e.document.uri);
-      if (p !== undefined && this.byPath.get(realpathOrSelf(p)) === e.document.uri) this.byPath.delete(realpathOrSelf(p));
+      this.forget(e.document.uri);
       this.notify(e.document.uri);
     });
+  }
+
+  /** Makes `uri` the last one of its file (the buffer the user worked in last). */
+  private touch(uri: string): void {
+    const real = this.pathOf.get(uri);
+    const uris = real === undefined ? undefined : this.byPath.get(real);
+    if (real === undefined || uris === undefined || uris[uris.length - 1] === uri) return;
+    this.byPath.set(real, [...uris.filter((u) => u !== uri), uri]);
+  }
+
+  /** Drops `uri` from its file's list; the file stays open while any other URI of it is. */
+  private forget(uri: string): void {
+    const real = this.pathOf.get(uri);
+    if (real === undefined) return;
+    this.pathOf.delete(uri);
+    const rest = (this.byPath.get(real) ?? []).filter((u) => u !== uri);
+    if (rest.length > 0) this.byPath.set(real, rest);
+    else this.byPath.delete(real);
   }
 
   private update(doc: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
@@ -64,10 +94,19 @@ export class OpenDocuments {
     return doc ? { uri: doc.uri, version: doc.version, text: doc.getText() } : undefined;
   }
 
-  /** The open document for a (realpath'd) file path, whatever URI spelling the editor used. */
+  /**
+   * The open document for a (realpath'd) file path, whatever URI spelling the editor used; when the
+   * file is open under several URIs, the one opened or changed last. Undefined only once every URI
+   * of the file is closed.
+   */
   getByPath(absPath: string): OpenDocument | undefined {
-    const uri = this.byPath.get(absPath);
-    return uri === undefined ? undefined : this.get(uri);
+    const uris = this.byPath.get(absPath);
+    return uris === undefined ? undefined : this.get(uris[uris.length - 1]!);
+  }
+
+  /** How many URIs the file at this (realpath'd) path is open under. */
+  openCount(absPath: string): number {
+    return this.byPath.get(absPath)?.length ?? 0;
   }
 
   all(): OpenDocument[] {

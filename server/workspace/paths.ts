@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fail, type Result } from '../core/result.js';
+import { folderChange, folderChangedMessage, isAtOrInside } from './folders.js';
 
 export interface ResolvedPath {
   /** Absolute, symlinks resolved (for a missing file: its nearest existing ancestor, resolved, plus the rest). */
@@ -29,7 +30,7 @@ const URI_SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
 const MAX_SYMLINK_HOPS = 40;
 
 /**
- * Resolves `input` against the workspace folders and checks that it lies strictly inside one of them
+ * Resolves `input` against the workspace folders (real paths, fixed when the client named them) and checks that it lies strictly inside one of them
  * after symlinks are resolved. Fails with invalid_args, outside_workspace or io_error (a directory).
  */
 export async function resolveWorkspacePath(
@@ -69,11 +70,20 @@ export async function resolveWorkspacePath(
     });
   }
 
-  // Folders are compared by their real paths, so a workspace opened through a symlink still matches.
-  const realFolders = folders.map((f) => realpathOrSelf(path.resolve(f)));
-  const first = realFolders[0] as string;
-
+  // The folders are the real paths fixed when the client named them (a workspace opened through a
+  // symlink is fixed to its target then). They are not resolved again: a folder whose real path
+  // changed since (replaced by a symlink, removed) is refused, never followed to where it now leads.
+  const first = folders[0] as string;
   if (candidate === undefined) candidate = path.isAbsolute(input) ? path.resolve(input) : path.resolve(first, input);
+  const realFolders: string[] = [];
+  for (const f of folders) {
+    const reason = folderChange(f);
+    if (reason === undefined) {
+      realFolders.push(f);
+    } else if (isAtOrInside(candidate, f)) {
+      return fail('outside_workspace', folderChangedMessage(input, f, reason), { path: input, folder: f, reason: 'folder_changed' });
+    }
+  }
   const absPath = realpathOrSelf(candidate);
 
   // Innermost containing folder wins when workspace folders nest.

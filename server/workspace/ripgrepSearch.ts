@@ -1,6 +1,9 @@
 // editls.searchFiles' IO: one sorted ripgrep `--json` run over the scope, streamed into the core
 // collector so it stops once the cap is passed; open documents whose text differs from disk are
 // searched as buffers (ripgrep on stdin, same regex) and merged into the stream in path order.
+// ripgrep runs from inside the scope's real path, which is checked again after the run, and a file
+// whose real path left the scope meanwhile is dropped (a folder swapped for a link is never followed).
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fail, type Result } from '../core/result.js';
@@ -41,7 +44,7 @@ export interface SearchOutcome {
 export interface SearchDeps {
   /** Workspace folders (realpath'd); results are relative to the first. */
   folders: readonly string[];
-  documents: Pick<OpenDocuments, 'all'>;
+  documents: Pick<OpenDocuments, 'all'> & Partial<Pick<OpenDocuments, 'getByPath'>>;
   maxFileSize: number;
   log: (message: string) => void;
 }
@@ -77,6 +80,11 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
   const collector = new SearchCollector(req.maxResults, req.contextLines);
   const notes: string[] = [];
   let stoppedEarly = false;
+  // The scope as checked: its real path must still be scopeDir now, and the same folder after the run.
+  const checked = identity(scopeDir);
+  if (checked.real !== scopeDir) return scopeChanged(deps, req, checked.real, 'before');
+  const confined = confinedTo(scopeDir);
+  let dropped = 0;
   try {
     const dirty = await dirtyBuffers(deps, req, accepts);
     if (req.signal.aborted) return cancelled();
@@ -109,7 +117,9 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       '-e',
       req.regex,
       '--',
-      req.scope.absPath,
+      // Relative to the working folder ripgrep starts in (the scope's real path): once started, its
+      // walk does not go through the scope's path or its parents again.
+      req.scope.directory ? '.' : path.basename(req.scope.absPath),
     ];
     let current: { abs: string; skip: boolean } | undefined;
     const exit = await runRipgrep({
@@ -120,7 +130,9 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
         switch (m.type) {
           case 'begin': {
             const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
-            const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs);
+            const outside = abs !== '' && !confined(abs, rawPath(scopeDir, m.data.path ?? undefined));
+            if (outside) dropped++;
+            const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
             current = { abs, skip };
             if (skip) return 'continue';
             if (flushBuffersBefore(relToScope(abs))) return 'stop';
@@ -143,9 +155,16 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       },
     });
     if (exit.cancelled) return cancelled();
+    const after = identity(scopeDir);
+    if (after.real !== scopeDir || after.dev !== checked.dev || after.ino !== checked.ino) return scopeChanged(deps, req, after.real, 'during');
     const failure = exitFailure(exit, req.regex);
     if (failure) return failure;
     stoppedEarly = exit.stopped;
+    if (dropped > 0) {
+      const note = `${dropped} file${dropped === 1 ? '' : 's'} left out: ${dropped === 1 ? 'its' : 'their'} real path was outside ${req.scope.relPath} when ripgrep reported ${dropped === 1 ? 'it' : 'them'} (a folder replaced by a symlink during the search)`;
+      notes.push(note);
+      deps.log(`searchFiles: ${note}`);
+    }
     if (!collector.done) flushBuffersBefore(undefined);
     collector.end();
     if (exit.code === 2 && !exit.stopped) notes.push(...warnings(exit.stderr));
@@ -155,6 +174,58 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     throw error;
   }
   return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly };
+}
+
+/** The real path of a folder and its identity now (real '' when it is gone). */
+function identity(dir: string): { real: string; dev: number; ino: number } {
+  try {
+    const real = realpathSync.native(dir);
+    const st = statSync(real);
+    return { real, dev: st.dev, ino: st.ino };
+  } catch {
+    return { real: '', dev: -1, ino: -1 };
+  }
+}
+
+/**
+ * A test that a path ripgrep reported is, now, a file whose real path is itself and inside `scopeDir`:
+ * its folder's real path (cached per folder) is its folder, and it is not a symlink.
+ */
+function confinedTo(scopeDir: string): (abs: string, raw: string | Buffer) => boolean {
+  const realDirs = new Map<string, boolean>();
+  return (abs, raw) => {
+    const dir = path.dirname(abs);
+    let ok = realDirs.get(dir);
+    if (ok === undefined) {
+      try {
+        ok = realpathSync.native(dir) === dir && (dir === scopeDir || isInside(dir, scopeDir));
+      } catch {
+        ok = false;
+      }
+      realDirs.set(dir, ok);
+    }
+    if (!ok) return false;
+    try {
+      return !lstatSync(raw).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** The path ripgrep printed, absolute, as the bytes it named (a file name that is not UTF-8 stays exact). */
+function rawPath(scopeDir: string, d: { text: string } | { bytes: string } | undefined): string | Buffer {
+  if (d === undefined) return '';
+  if ('text' in d) return path.resolve(scopeDir, d.text);
+  return Buffer.concat([Buffer.from(`${scopeDir}${path.sep}`), Buffer.from(d.bytes, 'base64')]);
+}
+
+/** The scope's real path moved between the check and the end of the search: nothing is reported. */
+function scopeChanged(deps: SearchDeps, req: SearchRequest, now: string, when: 'before' | 'during') {
+  const where = now === '' ? 'no longer exists' : `now resolves to ${now}`;
+  const message = `the search scope ${req.scope.relPath} ${where}: it was replaced (e.g. by a symlink) ${when === 'before' ? 'after it was checked' : 'while it was searched'}; nothing is reported, search again`;
+  deps.log(`searchFiles refused: ${message}`);
+  return fail('outside_workspace', message, { path: req.scope.relPath, absPath: req.scope.absPath, now, reason: 'scope_changed' });
 }
 
 function cancelled() {
@@ -240,6 +311,9 @@ async function dirtyBuffers(
     const abs = realpathOrSelf(p);
     const inside = req.scope.directory ? isInside(abs, req.scope.absPath) : abs === req.scope.absPath;
     if (!inside) continue;
+    // A file open under several URIs (a symlinked path) is searched once, as its latest buffer.
+    const latest = deps.documents.getByPath?.(abs);
+    if (latest !== undefined && latest.uri !== doc.uri) continue;
     const disk = await readTextFile(abs, abs, deps.maxFileSize);
     if (disk.ok && disk.text === doc.text) continue;
     paths.add(abs);
@@ -261,7 +335,7 @@ async function listEligible(req: SearchRequest, files: string[]): Promise<Set<st
   const glob = names.length === 1 ? escapeGlob(names[0]!) : `{${names.map(escapeGlob).join(',')}}`;
   const wanted = new Set(files);
   await runRipgrep({
-    args: ['--files', ...baseFlags(req.respectIgnore), ...(typeable ? typeFlags('editlsbuffers', glob) : []), '--', req.scope.absPath],
+    args: ['--files', ...baseFlags(req.respectIgnore), ...(typeable ? typeFlags('editlsbuffers', glob) : []), '--', '.'],
     cwd: req.scope.absPath,
     signal: req.signal,
     onLine: (line) => {

@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { removeStrayTemps, TEMP_PREFIX } from './atomicWrite.js';
 import { ripgrepPath } from './ripgrep.js';
+import { intactFolders, isAtOrInside } from './folders.js';
+import { realpathOrSelf } from './paths.js';
 
 /** The longest the sweep waits for `after` (the index build, whose ripgrep pass it would slow down). */
 export const SWEEP_WAIT_MS = 1000;
@@ -17,8 +19,17 @@ export interface SweepOptions {
   log?: (message: string) => void;
 }
 
-export async function sweepStrayTemps(folders: readonly string[], isAlive: (pid: number) => boolean, options: SweepOptions = {}): Promise<number> {
-  if (folders.length === 0) return 0;
+/**
+ * `folders`: the workspace folders, or a function giving those still intact when the sweep starts
+ * (workspace/folders.ts: a folder replaced by a symlink is not swept, so no file elsewhere is removed).
+ */
+export async function sweepStrayTemps(
+  folderList: readonly string[] | (() => readonly string[]),
+  isAlive: (pid: number) => boolean,
+  options: SweepOptions = {},
+): Promise<number> {
+  const current = () => (typeof folderList === 'function' ? folderList() : intactFolders(folderList));
+  if (current().length === 0) return 0;
   if (options.after) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([options.after.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, SWEEP_WAIT_MS)))]);
@@ -32,9 +43,15 @@ export async function sweepStrayTemps(folders: readonly string[], isAlive: (pid:
     options.log?.(`stray temporary files not swept: ${error instanceof Error ? error.message : String(error)}`);
     return 0;
   }
+  const folders = current();
+  if (folders.length === 0) return 0;
   const found = await listTemps(rg, folders);
   let removed = 0;
-  for (const dir of new Set(found.map((f) => path.dirname(f)))) removed += await removeStrayTemps(dir, isAlive);
+  for (const dir of new Set(found.map((f) => path.dirname(f)))) {
+    // Checked again just before removing: a folder swapped for a link during the listing is skipped.
+    if (realpathOrSelf(dir) !== dir || !intactFolders(folders).some((f) => isAtOrInside(dir, f))) continue;
+    removed += await removeStrayTemps(dir, isAlive);
+  }
   return removed;
 }
 

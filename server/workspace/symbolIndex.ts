@@ -114,6 +114,8 @@ export class SymbolIndex {
   /** Resolves when the current (or last) full build finishes. */
   built: Promise<void> = Promise.resolve();
   building = false;
+  /** The folders the index was last made for (joined); a query finding others first drops the files outside them. */
+  private foldersKey = '';
 
   constructor(private readonly deps: SymbolIndexDeps) {
     // Locate the ripgrep binary now, at start-up, rather than when the first build needs it (a
@@ -154,7 +156,11 @@ export class SymbolIndex {
   private async runBuild(signal: AbortSignal, generation: number, viaPipe = false): Promise<void> {
     const folders = this.deps.folders();
     const started = Date.now();
-    if (folders.length === 0) return;
+    this.foldersKey = folders.join('\0');
+    if (folders.length === 0) {
+      this.files.clear();
+      return;
+    }
     const progress = this.deps.startProgress('editls: indexing symbols');
     const seen = new Map<string, IndexedFile>();
     let seenSymbols = 0;
@@ -434,6 +440,18 @@ export class SymbolIndex {
     });
   }
 
+  /**
+   * A folder that changed since the index was made (replaced by a symlink, removed: deps.folders()
+   * leaves it out) takes its files out of the index: their paths now lead elsewhere.
+   */
+  private dropChangedFolders(): void {
+    const folders = this.deps.folders();
+    const key = folders.join('\0');
+    if (key === this.foldersKey) return;
+    this.foldersKey = key;
+    for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
+  }
+
   /** Ranked hits for a workspace/symbol query; 'cancelled' when the signal fires. */
   async query(raw: string, limit: number, signal: AbortSignal): Promise<SymbolHit[] | 'cancelled'> {
     // A query that arrives before the first build indexed anything (an agent asking right after
@@ -445,6 +463,7 @@ export class SymbolIndex {
     this.refreshBuffers();
     if (this.pending.size > 0) await Promise.all([...this.pending]);
     if (signal.aborted) return 'cancelled';
+    this.dropChangedFolders();
     const q = makeQuery(raw);
     this.refreshOrder();
     const top = new TopK<[IndexedFile, number]>(limit);

@@ -65,6 +65,8 @@ export interface ClientOptions {
   applyBehavior?: ApplyBehavior;
   /** processId sent in initialize (default: this test process). */
   processId?: number;
+  /** A command the server runs under, e.g. ['setpriv', '--reuid=65534', ...] for an unprivileged user. */
+  runAs?: string[];
 }
 
 export interface ClientBuffer {
@@ -101,7 +103,8 @@ export class TestClient {
   }
 
   static async start(options: ClientOptions): Promise<TestClient> {
-    const proc = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: 'pipe' });
+    const [cmd, ...prefix] = [...(options.runAs ?? []), process.execPath];
+    const proc = spawn(cmd!, [...prefix, SERVER_JS, '--stdio'], { stdio: 'pipe' });
     const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const client = new TestClient(proc, conn, options);
     proc.stderr.on('data', (d: { toString(): string }) => (client.stderr += d.toString()));

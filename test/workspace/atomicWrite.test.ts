@@ -1,10 +1,11 @@
 // Atomic writes on a real filesystem: content, mode, exclusivity, folders, concurrency, temp cleanup.
 
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, chown, link, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeStrayTemps, TEMP_PREFIX, writeFileAtomic } from '../../server/workspace/atomicWrite.js';
+import { fileStamp } from '../../server/workspace/fileCodec.js';
 
 let dir: string;
 
@@ -25,7 +26,7 @@ describe('writeFileAtomic', () => {
     const p = path.join(dir, 'a.txt');
     await writeFile(p, 'old content that is longer\n');
     const r = await writeFileAtomic(p, Buffer.from('new\n'), 'a.txt');
-    expect(r).toEqual({ ok: true });
+    expect(r).toEqual({ ok: true, notes: [] });
     expect(await readFile(p, 'utf8')).toBe('new\n');
     expect(await temps()).toEqual([]);
   });
@@ -135,17 +136,103 @@ describe('writeFileAtomic', () => {
 });
 
 describe('removeStrayTemps', () => {
-  it('deletes leftover temp files only', async () => {
-    await writeFile(path.join(dir, `${TEMP_PREFIX}a.ts.123abc`), 'partial');
-    await writeFile(path.join(dir, `${TEMP_PREFIX}b.ts.456def`), 'partial');
+  it('deletes leftover temp files only: exactly editls\'s temp name, never a user file with the prefix', async () => {
+    await writeFile(path.join(dir, `${TEMP_PREFIX}999999-a.ts.0123456789ab`), 'partial');
+    await writeFile(path.join(dir, `${TEMP_PREFIX}999999-b.ts.abcdef012345`), 'partial');
+    const userFiles = [`${TEMP_PREFIX}notes.md`, `${TEMP_PREFIX}999999-c.ts.123abc`, `${TEMP_PREFIX}999999-d.ts.0123456789ab.bak`, `${TEMP_PREFIX}x-e.ts.0123456789ab`];
+    for (const f of userFiles) await writeFile(path.join(dir, f), 'a user file');
     await writeFile(path.join(dir, 'keep.ts'), 'keep');
     await mkdir(path.join(dir, `${TEMP_PREFIX}dir`));
     expect(await removeStrayTemps(dir)).toBe(2);
-    expect((await readdir(dir)).sort()).toEqual([`${TEMP_PREFIX}dir`, 'keep.ts']);
+    expect((await readdir(dir)).sort()).toEqual([`${TEMP_PREFIX}dir`, ...userFiles, 'keep.ts'].sort());
     expect(await removeStrayTemps(dir)).toBe(0);
+  });
+
+  it('leaves a live writer\'s temp file', async () => {
+    await writeFile(path.join(dir, `${TEMP_PREFIX}4242-a.ts.0123456789ab`), 'being written');
+    expect(await removeStrayTemps(dir, (pid) => pid === 4242)).toBe(0);
+    expect(await removeStrayTemps(dir, () => false)).toBe(1);
   });
 
   it('returns 0 for a missing folder', async () => {
     expect(await removeStrayTemps(path.join(dir, 'missing'))).toBe(0);
+  });
+});
+
+describe('writeFileAtomic: folders, links, permissions and foreign writers', () => {
+  it('never makes a folder through a symlink on the way (a folder swapped for a link after the check)', async () => {
+    const ws = path.join(dir, 'ws');
+    const outside = path.join(dir, 'outside');
+    await mkdir(ws);
+    await mkdir(outside);
+    await symlink(outside, path.join(ws, 'a')); // was a missing folder when the path was resolved
+    const r = await writeFileAtomic(path.join(ws, 'a', 'b', 'c.txt'), Buffer.from('x'), 'a/b/c.txt', { exclusive: true, mkdirs: true, within: ws });
+    expect(r.ok ? 'ok' : r.kind).toBe('outside_workspace');
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('a failed create removes the folders it made', async () => {
+    const long = `${'n'.repeat(300)}.txt`; // the folders can be made, the file name is too long
+    const r = await writeFileAtomic(path.join(dir, 'new1', 'new2', long), Buffer.from('x'), `new1/new2/${long}`, { exclusive: true, mkdirs: true, within: dir });
+    expect(r.ok).toBe(false);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a failed create keeps folders that existed before', async () => {
+    await mkdir(path.join(dir, 'old'));
+    const long = `${'n'.repeat(300)}.txt`;
+    const r = await writeFileAtomic(path.join(dir, 'old', 'new', long), Buffer.from('x'), `old/new/${long}`, { exclusive: true, mkdirs: true, within: dir });
+    expect(r.ok).toBe(false);
+    expect(await readdir(dir)).toEqual(['old']);
+    expect(await readdir(path.join(dir, 'old'))).toEqual([]);
+  });
+
+  it('says plainly when a parent path is a file', async () => {
+    await writeFile(path.join(dir, 'a'), 'a file');
+    const r = await writeFileAtomic(path.join(dir, 'a', 'b.ts'), Buffer.from('x'), 'a/b.ts', { exclusive: true, mkdirs: true, within: dir });
+    expect(r.ok ? 'ok' : [r.kind, r.message]).toEqual(['io_error', 'cannot create a/b.ts: a is a file, not a folder']);
+    const deep = await writeFileAtomic(path.join(dir, 'a', 'x', 'y', 'b.ts'), Buffer.from('x'), 'a/x/y/b.ts', { exclusive: true, mkdirs: true, within: dir });
+    expect(deep.ok ? 'ok' : deep.message).toBe('cannot create a/x/y/b.ts: a is a file, not a folder');
+    expect(await readFile(path.join(dir, 'a'), 'utf8')).toBe('a file');
+  });
+
+  it('refuses, as stale, a file that changed since it was read (the stamp differs), and writes nothing', async () => {
+    const p = path.join(dir, 'log.txt');
+    await writeFile(p, 'one\n');
+    const stamp = fileStamp(await stat(p, { bigint: true }));
+    await appendFile(p, 'two\n');
+    const r = await writeFileAtomic(p, Buffer.from('ONE\n'), 'log.txt', { expect: { stamp, bytes: () => Buffer.from('one\n') } });
+    expect(r.ok ? 'ok' : [r.kind, r.data?.changedOnDisk]).toEqual(['stale', true]);
+    expect(await readFile(p, 'utf8')).toBe('one\ntwo\n');
+    expect(await temps()).toEqual([]);
+  });
+
+  it('writes when the stamp still matches', async () => {
+    const p = path.join(dir, 'log.txt');
+    await writeFile(p, 'one\n');
+    const stamp = fileStamp(await stat(p, { bigint: true }));
+    const r = await writeFileAtomic(p, Buffer.from('ONE\n'), 'log.txt', { expect: { stamp, bytes: () => Buffer.from('one\n') } });
+    expect(r).toEqual({ ok: true, notes: [] });
+    expect(await readFile(p, 'utf8')).toBe('ONE\n');
+  });
+
+  it('says so when the file had other hard links (only this name gets the new text)', async () => {
+    const p = path.join(dir, 'a.ts');
+    await writeFile(p, 'old');
+    await link(p, path.join(dir, 'twin.ts'));
+    const r = await writeFileAtomic(p, Buffer.from('new'), 'a.ts');
+    expect(r.ok && r.notes).toEqual(['a.ts had 2 hard links; the atomic write replaced this name only (the other links keep the old text)']);
+    expect(await readFile(path.join(dir, 'twin.ts'), 'utf8')).toBe('old');
+  });
+
+  it('keeps the owner and group of a file it replaces (as root)', async () => {
+    if (process.getuid?.() !== 0) return;
+    const p = path.join(dir, 'theirs.ts');
+    await writeFile(p, 'old');
+    await chown(p, 1234, 5678);
+    await chmod(p, 0o640);
+    expect((await writeFileAtomic(p, Buffer.from('new'), 'theirs.ts')).ok).toBe(true);
+    const st = await stat(p);
+    expect([st.uid, st.gid, st.mode & 0o7777]).toEqual([1234, 5678, 0o640]);
   });
 });

@@ -131,13 +131,37 @@ describe('resolveWorkspacePath', () => {
     expect((await ok('srclink/a.ts')).absPath).toBe(path.join(ws, 'src', 'a.ts'));
   });
 
-  it('resolves folders given through a symlink', async () => {
+  it('resolves folders given through a symlink (fixed to their real path, as initialize does)', async () => {
     const wsLink = path.join(root, 'ws-link');
     await symlink(ws, wsLink, 'dir');
-    const r = await ok(path.join(wsLink, 'src', 'a.ts'), [wsLink]);
+    const fixed = [realpathOrSelf(wsLink)];
+    const r = await ok(path.join(wsLink, 'src', 'a.ts'), fixed);
     expect(r.absPath).toBe(path.join(ws, 'src', 'a.ts'));
     expect(r.folder).toBe(ws);
-    expect((await ok('src/a.ts', [wsLink])).relPath).toBe('src/a.ts');
+    expect((await ok('src/a.ts', fixed)).relPath).toBe('src/a.ts');
+  });
+
+  it('refuses, never follows, a folder replaced by a symlink or removed after it was fixed', async () => {
+    const elsewhere = path.join(root, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(path.join(elsewhere, 'a.txt'), 'outside\n');
+    const { rename } = await import('node:fs/promises');
+    await rename(ws, path.join(root, 'ws.bak'));
+    await symlink(elsewhere, ws, 'dir');
+    for (const input of ['a.txt', 'new.txt', path.join(ws, 'a.txt'), pathToFileURL(path.join(ws, 'a.txt')).href]) {
+      const r = await resolveWorkspacePath(input, [ws]);
+      expect(r.ok ? r.absPath : r.kind).toBe('outside_workspace');
+      if (!r.ok) expect(r.message).toContain(`now resolves to ${elsewhere}`);
+    }
+    expect(await kindOf(path.join(elsewhere, 'a.txt'))).toBe('outside_workspace');
+    // A second folder that did not change still works.
+    expect(await kindOf(path.join(ws2, 'b.ts'), [ws, ws2])).toBe('ok');
+    // Removed (renamed away, nothing in its place): refused too, not resolved lexically.
+    await rm(ws);
+    const gone = await resolveWorkspacePath('new.txt', [ws]);
+    expect(gone.ok ? gone.absPath : gone.kind).toBe('outside_workspace');
+    if (!gone.ok) expect(gone.message).toContain('no longer exists');
+    expect(await kindOf('.', [ws])).toBe('outside_workspace');
   });
 
   it('handles a missing file in an existing folder', async () => {

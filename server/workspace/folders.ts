@@ -1,0 +1,69 @@
+// Workspace folders are fixed to their real paths when the client names them (initialize,
+// didChangeWorkspaceFolders); this module owns the check every consumer runs before using one: a
+// folder whose real path changed since (replaced by a symlink, removed, renamed away) is refused, never followed.
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Why the fixed folder `folder` (a real path) cannot be used any more, as the end of a sentence
+ * ("... <reason>"), or undefined while it is still the same real path and a folder.
+ */
+export function folderChange(folder: string): string | undefined {
+  let now: string;
+  try {
+    now = realpathSync.native(folder);
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'no longer exists (removed or renamed away)';
+    return `cannot be checked (${typeof code === 'string' ? code : String(err)})`;
+  }
+  if (now !== folder) return `now resolves to ${now} (replaced by a symlink, or a parent folder was)`;
+  try {
+    if (!statSync(folder).isDirectory()) return 'is no longer a folder';
+  } catch {
+    return 'no longer exists (removed or renamed away)';
+  }
+  return undefined;
+}
+
+/** The folders that are still what they were when fixed, in order. */
+export function intactFolders(folders: readonly string[]): string[] {
+  return folders.filter((f) => folderChange(f) === undefined);
+}
+
+/** The one-line refusal for a path in a changed folder (also what is logged). */
+export function folderChangedMessage(input: string, folder: string, reason: string): string {
+  return `${input} is in the workspace folder ${folder}, which ${reason} since the session started; editls does not follow it: reopen the folder in the editor (or restart the server)`;
+}
+
+/**
+ * Logs a folder's change once (and again if it changes differently), so that the symbol index and
+ * other background consumers that skip a changed folder say so without repeating it on every use.
+ */
+export class FolderWatch {
+  private readonly reported = new Map<string, string>();
+
+  constructor(private readonly log: (message: string) => void) {}
+
+  /** The intact folders of `folders`; a folder newly seen changed is logged. */
+  intact(folders: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const f of folders) {
+      const reason = folderChange(f);
+      if (reason === undefined) {
+        this.reported.delete(f);
+        out.push(f);
+      } else if (this.reported.get(f) !== reason) {
+        this.reported.set(f, reason);
+        this.log(`workspace folder ${f} ${reason} since the session started; editls no longer reads, searches, indexes or writes it (reopen the folder to use it again)`);
+      }
+    }
+    return out;
+  }
+}
+
+/** True when `child` is below `parent` or equal to it. */
+export function isAtOrInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
