@@ -70,6 +70,7 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
       return fail('file_not_found', `${scope.relPath} does not exist; pass a folder or file inside the workspace (default: the whole folder)`, { path: scope.relPath });
     }
     const prefilter = literalPrefilter(a.search, useRegex, ignoreCase);
+    const started = performance.now();
     const progress = ctx.startProgress(`editls: replace in ${scope.relPath === '.' ? 'the workspace' : scope.relPath}`, { delayMs: PROGRESS_DELAY_MS });
     const signal = AbortSignal.any([ctx.signal, progress.signal]);
     try {
@@ -81,6 +82,7 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
         signal,
       });
       if (!listed.ok) return listed;
+      const listMs = performance.now() - started;
       const skipped: SkippedFile[] = [];
       const targets: ResolvedPath[] = [];
       for (const abs of listed.files) {
@@ -133,7 +135,8 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
             });
           }
           if (signal.aborted) return cancelled();
-          return finish(ctx, a, scope.relPath, changes, skipped, scanned, listed.notes);
+          const computeMs = performance.now() - started - listMs;
+          return finish(ctx, a, scope.relPath, changes, skipped, scanned, listed.notes, { listMs, computeMs });
         },
       );
     } finally {
@@ -154,8 +157,11 @@ async function finish(
   skipped: SkippedFile[],
   scanned: number,
   notes: string[],
+  timings: { listMs: number; computeMs: number },
 ): Promise<Result<{ value: EditResult }>> {
   const mode = a.apply ?? 'auto';
+  const applyStart = performance.now();
+  const round = (n: number) => Math.round(n * 10) / 10;
   const extra = { filesScanned: scanned, ...(skipped.length > 0 ? { skipped } : {}), ...(notes.length > 0 ? { warnings: notes } : {}) };
   if (changes.length === 0) {
     const message = `${ID}: no match for ${JSON.stringify(a.search.length > 60 ? `${a.search.slice(0, 57)}...` : a.search)} in ${scanned} file${scanned === 1 ? '' : 's'} under ${where}; nothing changed`;
@@ -165,8 +171,10 @@ async function finish(
   }
   const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}` });
   if (!outcome.ok) return outcome;
+  // Where the time went (ms): listing the files (ripgrep), reading and matching them, applying (editor + disk).
+  const spent = { listMs: round(timings.listMs), computeMs: round(timings.computeMs), applyMs: round(performance.now() - applyStart) };
   const previewId = mode === 'preview' ? ctx.previews.add(ID, changes) : undefined;
   const maxDiffChars = Math.max(2_000, Math.floor(TOTAL_DIFF_CHARS / changes.length));
-  const value = editResult(ctx, ID, changes, outcome, { previewId, extra, maxDiffChars });
+  const value = editResult(ctx, ID, changes, outcome, { previewId, extra: { ...extra, timings: spent }, maxDiffChars });
   return { ok: true, value };
 }

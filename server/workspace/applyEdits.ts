@@ -11,7 +11,7 @@ import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/co
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
 import type { Settings } from '../settings.js';
-import { writeFileAtomic } from './atomicWrite.js';
+import { writeFileAtomic, writeFilesAtomic, type BatchWrite } from './atomicWrite.js';
 import { encodeText, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 
@@ -129,7 +129,17 @@ export async function applyChanges(
       return { ...unchanged, message: `${unchanged.message}; ${reverted}` };
     }
   }
+  // Existing files go as one batch when there are several (temp files fsynced concurrently, folders once);
+  // files to create go one by one (exclusive, never replacing).
+  const existing = diskIdx.filter((i) => !changes[i]!.created);
+  const batched = existing.length >= 2 ? new Set(existing) : new Set<number>();
+  if (batched.size > 0) {
+    const written = await writeManyToDisk(deps, [...batched].map((i) => changes[i]!));
+    if (!written.ok) return written;
+    notes.push(...written.notes);
+  }
   for (const i of diskIdx) {
+    if (batched.has(i)) continue;
     const written = await writeToDisk(deps, changes[i]!);
     if (!written.ok) return written;
     notes.push(...written.notes);
@@ -237,6 +247,29 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
   if (c.created) {
     return writeFileAtomic(resolved.absPath, Buffer.from(c.newText, 'utf8'), resolved.relPath, { exclusive: true, mkdirs: true, within: resolved.folder });
   }
+  const item = await diskWrite(deps, c);
+  if (!item.ok) return item;
+  // writeFileAtomic checks the stamp again right before its rename, and the replaced file right after.
+  return writeFileAtomic(item.write.absPath, item.write.data, item.write.displayPath, item.write.options);
+}
+
+/** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
+async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): Promise<Result<{ notes: string[] }>> {
+  const writes: BatchWrite[] = [];
+  for (const c of cs) {
+    if (deps.documents.getByPath(c.snapshot.resolved.absPath)) {
+      return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);
+    }
+    const item = await diskWrite(deps, c);
+    if (!item.ok) return item;
+    writes.push(item.write);
+  }
+  return writeFilesAtomic(writes);
+}
+
+/** The atomic write of an existing file's new text, expecting the file as it was read (its stamp). */
+async function diskWrite(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ write: BatchWrite }>> {
+  const { resolved } = c.snapshot;
   const disk = c.snapshot.disk;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
   // Cheap check first (size + mtime); only a file that looks touched is re-read and compared.
@@ -251,12 +284,15 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
     }
     stamp = current.stamp; // touched, same text: what the write must find now
   }
-  // writeFileAtomic checks the stamp again right before its rename, and the replaced file right after.
-  return writeFileAtomic(resolved.absPath, encodeText(c.newText, disk.encoding, disk.bom), resolved.relPath, {
-    mode: disk.mode,
-    within: resolved.folder,
-    expect: { stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) },
-  });
+  return {
+    ok: true,
+    write: {
+      absPath: resolved.absPath,
+      data: encodeText(c.newText, disk.encoding, disk.bom),
+      displayPath: resolved.relPath,
+      options: { mode: disk.mode, within: resolved.folder, expect: { stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) } },
+    },
+  };
 }
 
 function oneLine(s: string): string {
