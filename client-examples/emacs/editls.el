@@ -11,6 +11,10 @@
 ;;   M-x editls-replace         replace in the current file (active region = those lines only)
 ;;   M-x editls-apply-preview   apply the latest preview (or C-u: ask for its id)
 ;;   M-x editls-discard-preview
+;;   M-x editls-replace-in-files replace in every file of the workspace: a preview shown as a diff
+;;                              in *editls-replace* (unsaved buffers included); M-x editls-apply-preview
+;;                              applies it (one undo per buffer, closed files written to disk); with
+;;                              C-u it also asks for flags (r regex, i ignore case, p preserve case)
 ;;   M-x editls-undo            revert the last editls change to this file (C-u: the last editls
 ;;                              command, whatever file it changed)
 ;; Previews also show as hint diagnostics with "editls: apply previewed edit ..." code actions:
@@ -104,8 +108,11 @@ Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
   (let ((result
          (cond
           ((editls--eglot-server)
-           ;; Eglot 1.9 does not send pending changes before executeCommand; newer ones do.
-           (when (fboundp 'eglot--signal-textDocument/didChange) (eglot--signal-textDocument/didChange))
+           ;; Eglot 1.9 does not send pending changes before executeCommand; newer ones do. Every
+           ;; buffer of the server: workspace-wide commands read them all.
+           (when (fboundp 'eglot--signal-textDocument/didChange)
+             (dolist (b (if (fboundp 'eglot--managed-buffers) (eglot--managed-buffers (editls--eglot-server)) (list (current-buffer))))
+               (when (buffer-live-p b) (with-current-buffer b (eglot--signal-textDocument/didChange)))))
            (condition-case err
                (if (fboundp 'eglot-execute)
                    (eglot-execute (editls--eglot-server) (list :command command :arguments (vector args)))
@@ -162,6 +169,31 @@ With an active region, only in the region's lines."
   "Discard preview ID (default: the latest)."
   (interactive (list (if current-prefix-arg (read-string "previewId: ") editls-last-preview)))
   (if id (editls--report "editls.discardPreview" (list :id id)) (user-error "editls: no pending preview")))
+
+(defun editls-replace-in-files (search replace &rest options)
+  "Preview replacing SEARCH by REPLACE in every file of the workspace.
+OPTIONS is a plist of editls.replaceInFiles arguments (:use_regex t :ignore_case t
+:preserve_case t :file_pattern \"*.el\" ...).  The diff is shown in *editls-replace*;
+`editls-apply-preview' applies it."
+  (interactive
+   (let* ((s (read-string "editls replace in files: "))
+          (r (read-string (format "replace %s everywhere with: " s)))
+          (flags (if current-prefix-arg (read-string "flags (r regex, i ignore case, p preserve case): ") "")))
+     (append (list s r)
+             (when (string-match-p "r" flags) (list :use_regex t))
+             (when (string-match-p "i" flags) (list :ignore_case t))
+             (when (string-match-p "p" flags) (list :preserve_case t)))))
+  (let ((result (editls--report "editls.replaceInFiles" (append (list :search search :replace replace :apply "preview") options))))
+    (when result
+      (with-current-buffer (get-buffer-create "*editls-replace*")
+        (let ((inhibit-read-only t))
+          (erase-buffer)
+          (insert (or (editls--get result :unifiedDiff) ""))
+          (goto-char (point-min)))
+        (diff-mode)
+        (setq buffer-read-only t))
+      (display-buffer "*editls-replace*")
+      result)))
 
 (defun editls-undo (&optional any-file)
   "Revert the last editls change to the current file.

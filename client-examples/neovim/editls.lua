@@ -16,6 +16,12 @@
 --   :EditlsSymbols [query]   workspace symbols into the quickfix list
 --   :EditlsApplyPreview [id] apply the pending preview (default: the latest one)
 --   :EditlsDiscardPreview [id]
+--   :EditlsReplaceAll [-r] [-i] [-p] [-g GLOB] {search} {replace}
+--                            replace in every file of the workspace: a preview whose matches fill
+--                            the quickfix list (unsaved buffers included); :EditlsApplyPreview applies
+--                            it all (one undo per buffer, closed files written to disk), :EditlsUndo!
+--                            reverts it; -r regex, -i ignore case, -p preserve case, -g file glob;
+--                            without {search} {replace} it asks for them
 --   :EditlsUndo              revert the last editls change to the current file (also one written to
 --                            disk while the file was closed); :EditlsUndo! reverts the last editls
 --                            command, whatever file it changed
@@ -78,6 +84,10 @@ local function notify_error(err)
   vim.notify(('editls: %s (%s)'):format(err.message, kind), vim.log.levels.ERROR)
 end
 
+--- Commands that read every open buffer: Neovim sends a buffer's pending (debounced) changes
+--- before a request only for the buffer the request names, so these name none (all are flushed).
+local WORKSPACE_WIDE = { ['editls.replaceInFiles'] = true, ['editls.searchFiles'] = true, ['editls.undo'] = true, ['editls.applyPreview'] = true }
+
 --- Runs an editls command; `on_result(result)` gets the result, errors are shown with their kind.
 --- Only the editls client receives it (vim.lsp.buf.execute_command would ask every server).
 function M.exec(command, args, on_result, bufnr)
@@ -87,6 +97,7 @@ function M.exec(command, args, on_result, bufnr)
     vim.notify('editls is not running for this buffer', vim.log.levels.WARN)
     return
   end
+  local for_buffer = not WORKSPACE_WIDE[command] and bufnr or nil
   request(client, 'workspace/executeCommand', { command = command, arguments = { args } }, function(err, result)
     if err then
       notify_error(err)
@@ -96,7 +107,7 @@ function M.exec(command, args, on_result, bufnr)
       if M.options.init_options.summary ~= 'message' and result.message then vim.notify(result.message) end
       if on_result then on_result(result) end
     end
-  end, bufnr)
+  end, for_buffer)
 end
 
 local function buffer_path(bufnr)
@@ -192,6 +203,59 @@ local function preview_command(command)
   end
 end
 
+--- Quickfix items for a preview's WorkspaceEdit: one per changed range, showing the new text.
+local function preview_items(result, client)
+  local locations, texts = {}, {}
+  local function add(uri, edits)
+    for _, e in ipairs(edits) do
+      table.insert(locations, { uri = uri, range = e.range })
+      table.insert(texts, ('-> %s'):format((e.newText:gsub('\n', '\\n'))))
+    end
+  end
+  local edit = result.edit or {}
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument then add(change.textDocument.uri, change.edits) end
+  end
+  for uri, edits in pairs(edit.changes or {}) do add(uri, edits) end
+  local items = vim.lsp.util.locations_to_items(locations, client.offset_encoding)
+  for i, item in ipairs(items) do item.text = (item.text or '') .. '  ' .. (texts[i] or '') end
+  return items
+end
+
+local function replace_all(opts)
+  local args = { apply = 'preview' }
+  local rest = {}
+  local fargs = opts.fargs
+  local i = 1
+  while i <= #fargs do
+    local a = fargs[i]
+    if a == '-r' then args.use_regex = true
+    elseif a == '-i' then args.ignore_case = true
+    elseif a == '-p' then args.preserve_case = true
+    elseif a == '-g' then i = i + 1; args.file_pattern = fargs[i]
+    else table.insert(rest, a) end
+    i = i + 1
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then return end
+  local function run(search, replace)
+    args.search, args.replace = search, replace
+    M.exec('editls.replaceInFiles', args, function(result)
+      local items = preview_items(result, client)
+      vim.fn.setqflist({}, ' ', { title = ('editls replace %s -> %s (preview %s)'):format(search, replace, result.previewId or '-'), items = items })
+      if #items > 0 then vim.cmd('copen') end
+    end, bufnr)
+  end
+  if #rest >= 2 then return run(rest[1], table.concat(rest, ' ', 2)) end
+  vim.ui.input({ prompt = 'editls replace in files: ', default = rest[1] }, function(search)
+    if not search or search == '' then return end
+    vim.ui.input({ prompt = ('replace %q everywhere with: '):format(search) }, function(replace)
+      if replace ~= nil then run(search, replace) end
+    end)
+  end)
+end
+
 local function undo_last(opts)
   local bufnr = vim.api.nvim_get_current_buf()
   if opts.bang then
@@ -210,6 +274,7 @@ local function define_commands()
   cmd('EditlsSymbols', function(opts) vim.lsp.buf.workspace_symbol(opts.args ~= '' and opts.args or nil) end, { nargs = '?', desc = 'editls: workspace symbols' })
   cmd('EditlsApplyPreview', preview_command('editls.applyPreview'), { nargs = '?', desc = 'editls: apply the pending preview' })
   cmd('EditlsDiscardPreview', preview_command('editls.discardPreview'), { nargs = '?', desc = 'editls: discard the pending preview' })
+  cmd('EditlsReplaceAll', replace_all, { nargs = '*', desc = 'editls: replace in every file (a preview in the quickfix list)' })
   cmd('EditlsUndo', undo_last, { bang = true, desc = 'editls: undo the last editls change to this file (! = the last editls command)' })
 end
 

@@ -11,6 +11,7 @@ import type { ResolvedPath } from '../workspace/paths.js';
 import type { DiskText } from '../workspace/fileCodec.js';
 import type { ProgressHandle } from '../workspace/progress.js';
 import type { SearchOutcome, SearchRequest } from '../workspace/ripgrepSearch.js';
+import type { CandidateRequest } from '../workspace/replaceCandidates.js';
 import type { SymbolHit } from '../core/symbols/types.js';
 
 /** What a command computes on: the open buffer when the editor has the file open, else the disk copy. */
@@ -83,6 +84,8 @@ export interface Context {
   resolveSearchScope(input: string): Promise<Result<ResolvedPath>>;
   /** Runs ripgrep over the scope (workspace/ripgrepSearch.ts); open buffers are searched instead of their disk copies. */
   searchFiles(request: SearchRequest): Promise<Result<SearchOutcome>>;
+  /** editls.replaceInFiles' files: what ripgrep would search under the scope (narrowed by an exact literal), plus open buffers there, in path order. */
+  listReplaceCandidates(request: CandidateRequest): Promise<Result<{ files: string[]; notes: string[] }>>;
   /** $/progress on the request's workDoneToken, else (client permitting) on a token created after `delayMs`. */
   startProgress(title: string, options?: { delayMs?: number }): ProgressHandle;
   /** workspace/symbol: ranked definitions from the symbol index, capped at `maxSymbols`; `cancelled` on $/cancelRequest. */

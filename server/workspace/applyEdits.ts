@@ -6,11 +6,12 @@ import { stat } from 'node:fs/promises';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
+import type { SpanEdit } from '../core/text/spanEdit.js';
 import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/context.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
 import type { Settings } from '../settings.js';
-import { writeFileAtomic } from './atomicWrite.js';
+import { writeFileAtomic, writeFilesAtomic, type BatchWrite } from './atomicWrite.js';
 import { encodeText, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
@@ -70,6 +71,14 @@ export async function applyChanges(
     ...(omittedEdits > 0 ? { editOmitted: { textEdits: omittedEdits, reason: EDIT_OMITTED_REASON } } : {}),
   };
   if (mode === 'preview') return { ok: true, via: changes.map(() => null), ...reported, notes };
+
+  // 0. Every closed file bound for disk must still hold what was read before anything changes, so that
+  //    a stale file refuses the whole command before the editor sees any of it.
+  const diskIdx = routes.flatMap((r, i) => (r === 'disk' ? [i] : []));
+  for (const i of diskIdx) {
+    const unchanged = await diskUnchanged(deps, changes[i]!);
+    if (!unchanged.ok) return unchanged;
+  }
 
   // 1. Editor part first: if the editor refuses, nothing is written to disk.
   const editorIdx = routes.flatMap((r, i) => (r === 'editor' ? [i] : []));
@@ -136,10 +145,29 @@ export async function applyChanges(
     }
   }
 
-  // 2. Disk part: re-check the file is still closed and unchanged, then write atomically.
-  for (const [i, c] of changes.entries()) {
-    if (routes[i] !== 'disk') continue;
-    const written = await writeToDisk(deps, c);
+  // 2. Disk part: every file re-checked (still closed and unchanged) before any is written, then each
+  //    written atomically. A file that changed meanwhile refuses the command: nothing reaches disk, and
+  //    the editor part (already applied) is reverted in the editor where its buffers still hold it.
+  for (const i of diskIdx) {
+    const unchanged = await diskUnchanged(deps, changes[i]!);
+    if (!unchanged.ok) {
+      if (editorIdx.length === 0) return unchanged;
+      const reverted = await revertEditorPart(deps, changes, editorIdx, form, options.label);
+      return { ...unchanged, message: `${unchanged.message}; ${reverted}` };
+    }
+  }
+  // Existing files go as one batch when there are several (temp files fsynced concurrently, folders once);
+  // files to create go one by one (exclusive, never replacing).
+  const existing = diskIdx.filter((i) => !changes[i]!.created);
+  const batched = existing.length >= 2 ? new Set(existing) : new Set<number>();
+  if (batched.size > 0) {
+    const written = await writeManyToDisk(deps, [...batched].map((i) => changes[i]!));
+    if (!written.ok) return written;
+    notes.push(...written.notes);
+  }
+  for (const i of diskIdx) {
+    if (batched.has(i)) continue;
+    const written = await writeToDisk(deps, changes[i]!);
     if (!written.ok) return written;
     notes.push(...written.notes);
   }
@@ -233,6 +261,74 @@ function refusal(reason: string, changes: readonly PlannedChange[], idx: number[
   );
 }
 
+/** A closed file bound for disk is still closed and holds what was read (a file to create: nothing to check). */
+async function diskUnchanged(deps: ApplyDeps, c: PlannedChange): Promise<Result<{}>> {
+  const { resolved } = c.snapshot;
+  if (deps.documents.getByPath(resolved.absPath)) {
+    return fail('stale', `${resolved.relPath} was opened in the editor while the edit was computed; run the command again`);
+  }
+  if (c.created) return { ok: true };
+  const disk = c.snapshot.disk;
+  if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
+  const info = await stat(resolved.absPath).catch(() => undefined);
+  if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
+  if (info.size !== disk.size || info.mtimeMs !== disk.mtimeMs) {
+    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
+    if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
+    if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
+      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text, changedOnDisk: true, path: resolved.relPath });
+    }
+  }
+  return { ok: true };
+}
+
+/**
+ * Takes back an applied editor part after the disk part was refused: each open buffer that still holds
+ * exactly what editls put there gets the inverse edit. Says what happened, for the error message.
+ */
+async function revertEditorPart(deps: ApplyDeps, changes: readonly PlannedChange[], editorIdx: readonly number[], form: WorkspaceEditForm, label: string): Promise<string> {
+  const back: DocumentChange[] = [];
+  const left: string[] = [];
+  for (const i of editorIdx) {
+    const c = changes[i]!;
+    const now = c.snapshot.source === 'editor' ? deps.documents.get(c.snapshot.uri) : undefined;
+    if (!now || now.text !== c.newText) {
+      left.push(c.snapshot.resolved.relPath);
+      continue;
+    }
+    back.push({ uri: c.snapshot.uri, version: now.version, edits: toTextEdits(c.newText, inverseOf(c), deps.encoding), create: false });
+  }
+  if (back.length > 0) {
+    // The command's own cancellation must not stop the revert; the deadline still holds.
+    const answer = await askEditor(
+      {
+        send: deps.sendApplyEdit,
+        timeoutMs: deps.settings.applyTimeoutMs,
+        signal: new AbortController().signal,
+        onLate: () => deps.log(`late answer from the editor to "${label} (reverted)"; ignored`),
+      },
+      `${label} (reverted)`,
+      buildWorkspaceEdit(back, { documentChanges: form.documentChanges }),
+    );
+    if (answer.kind !== 'reply' || !answer.reply.applied) left.push(...back.map((b) => b.uri));
+  }
+  return left.length === 0
+    ? 'the edits already made in the editor were reverted, so nothing changed'
+    : `the edits already made in the editor to ${left.join(', ')} could not be reverted: undo them there (one undo step)`;
+}
+
+/** Span edits that turn c.newText back into c.snapshot.text. */
+function inverseOf(c: PlannedChange): SpanEdit[] {
+  const out: SpanEdit[] = [];
+  let shift = 0;
+  for (const e of c.edits) {
+    const start = e.start + shift;
+    out.push({ start, end: start + e.newText.length, newText: c.snapshot.text.slice(e.start, e.end) });
+    shift += e.newText.length - (e.end - e.start);
+  }
+  return out;
+}
+
 async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ notes: string[] }>> {
   const { resolved } = c.snapshot;
   if (deps.documents.getByPath(resolved.absPath)) {
@@ -241,6 +337,29 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
   if (c.created) {
     return writeFileAtomic(resolved.absPath, Buffer.from(c.newText, 'utf8'), resolved.relPath, { exclusive: true, mkdirs: true, within: resolved.folder });
   }
+  const item = await diskWrite(deps, c);
+  if (!item.ok) return item;
+  // writeFileAtomic checks the stamp again right before its rename, and the replaced file right after.
+  return writeFileAtomic(item.write.absPath, item.write.data, item.write.displayPath, item.write.options);
+}
+
+/** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
+async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): Promise<Result<{ notes: string[] }>> {
+  const writes: BatchWrite[] = [];
+  for (const c of cs) {
+    if (deps.documents.getByPath(c.snapshot.resolved.absPath)) {
+      return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);
+    }
+    const item = await diskWrite(deps, c);
+    if (!item.ok) return item;
+    writes.push(item.write);
+  }
+  return writeFilesAtomic(writes);
+}
+
+/** The atomic write of an existing file's new text, expecting the file as it was read (its stamp). */
+async function diskWrite(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ write: BatchWrite }>> {
+  const { resolved } = c.snapshot;
   const disk = c.snapshot.disk;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
   // Cheap check first (size + mtime); only a file that looks touched is re-read and compared.
@@ -255,12 +374,15 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
     }
     stamp = current.stamp; // touched, same text: what the write must find now
   }
-  // writeFileAtomic checks the stamp again right before its rename, and the replaced file right after.
-  return writeFileAtomic(resolved.absPath, encodeText(c.newText, disk.encoding, disk.bom), resolved.relPath, {
-    mode: disk.mode,
-    within: resolved.folder,
-    expect: { stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) },
-  });
+  return {
+    ok: true,
+    write: {
+      absPath: resolved.absPath,
+      data: encodeText(c.newText, disk.encoding, disk.bom),
+      displayPath: resolved.relPath,
+      options: { mode: disk.mode, within: resolved.folder, expect: { stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) } },
+    },
+  };
 }
 
 function oneLine(s: string): string {

@@ -67,8 +67,36 @@ export async function writeFileAtomic(
 }
 
 async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions): Promise<Result<AtomicWriteOutcome>> {
+  const staged = await stage(folder, name, data, displayPath, options);
+  if (!staged.ok) return staged;
+  const s = staged.staged;
+  try {
+    const published = await publish(s, true);
+    if (!published.ok) return published;
+    return await verifyReplaced(s, published.original, published.before);
+  } catch (err) {
+    return ioError(`cannot write ${displayPath}`, displayPath, err);
+  } finally {
+    await discard(s);
+  }
+}
+
+/** A temp file written and fsynced beside its target, waiting to be published. */
+interface Staged {
+  folder: PinnedFolder;
+  name: string;
+  displayPath: string;
+  options: AtomicWriteOptions;
+  existing: BigIntStats | undefined;
+  tempPath: string;
+  tempReal: string;
+  tempCreated: boolean;
+  notes: string[];
+}
+
+/** Checks the target and writes the data to a fsynced temp file beside it (nothing visible changes). */
+async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions): Promise<Result<{ staged: Staged }>> {
   const target = folder.at(name);
-  const notes: string[] = [];
   let existing: BigIntStats | undefined;
   try {
     existing = await lstat(target, { bigint: true });
@@ -92,19 +120,17 @@ async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, d
   // The writer's pid is part of the name so a sweep at start can tell a crashed writer's leftovers
   // from a live editls (another editor window) still writing.
   const tempName = `${TEMP_PREFIX}${process.pid}-${[...name].slice(0, 40).join('')}.${randomBytes(6).toString('hex')}`;
-  const tempPath = folder.at(tempName);
-  const tempReal = path.join(folder.realPath, tempName);
-  inFlight.add(tempReal);
-  let tempCreated = false;
-  let original: FileHandle | undefined;
+  const s: Staged = { folder, name, displayPath, options, existing, tempPath: folder.at(tempName), tempReal: path.join(folder.realPath, tempName), tempCreated: false, notes: [] };
+  inFlight.add(s.tempReal);
   try {
     let handle: FileHandle;
     try {
-      handle = await open(tempPath, 'wx', mode ?? 0o666);
+      handle = await open(s.tempPath, 'wx', mode ?? 0o666);
     } catch (err) {
+      await discard(s);
       return tempFailure(err, displayPath, existing !== undefined);
     }
-    tempCreated = true;
+    s.tempCreated = true;
     try {
       await handle.writeFile(data);
       // Keep the owner of a file we replace (root editing someone else's file; permissionProblem
@@ -118,59 +144,158 @@ async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, d
     } finally {
       await handle.close();
     }
+    return { ok: true, staged: s };
+  } catch (err) {
+    await discard(s);
+    return ioError(`cannot write ${displayPath}`, displayPath, err);
+  }
+}
 
-    if (options.exclusive) {
-      if (!folder.stillAt()) return movedFolder(displayPath);
-      const linked = await linkExclusive(tempPath, target);
-      if (linked === 'exists') return alreadyExists(displayPath);
-      await unlink(tempPath).catch(() => undefined);
-      tempCreated = false;
-      return { ok: true, notes };
+/**
+ * Publishes a staged temp file: for a new file, a link that never replaces; else, after the last
+ * checks (the file is still the one that was read, the folder still where it was checked), the
+ * rename. The replaced file is returned open, for the look after (verifyReplaced).
+ */
+async function publish(s: Staged, syncFolder: boolean): Promise<Result<{ original?: FileHandle; before?: BigIntStats }>> {
+  const target = s.folder.at(s.name);
+  if (s.options.exclusive) {
+    if (!s.folder.stillAt()) return movedFolder(s.displayPath);
+    const linked = await linkExclusive(s.tempPath, target);
+    if (linked === 'exists') return alreadyExists(s.displayPath);
+    return { ok: true };
+  }
+  let original: FileHandle | undefined;
+  if (s.existing) {
+    try {
+      original = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (err) {
+      return errnoCode(err) === 'ENOENT' ? changedOnDisk(s.displayPath, true) : ioError(`cannot write ${s.displayPath}`, s.displayPath, err);
     }
-
-    // Last checks, as close to the rename as Node allows: the file is still the one that was read,
-    // and the folder is still where it was checked. The replaced file stays open for the check after.
-    if (existing) {
-      try {
-        original = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-      } catch (err) {
-        return errnoCode(err) === 'ENOENT' ? changedOnDisk(displayPath, true) : ioError(`cannot write ${displayPath}`, displayPath, err);
-      }
-    }
+  }
+  try {
     const before = original ? await original.stat({ bigint: true }) : undefined;
-    if (before && options.expect && fileStamp(before) !== options.expect.stamp) return changedOnDisk(displayPath, false);
-    if (!folder.stillAt()) return movedFolder(displayPath);
-    await rename(tempPath, target);
-    tempCreated = false;
+    if (before && s.options.expect && fileStamp(before) !== s.options.expect.stamp) {
+      await original?.close();
+      return changedOnDisk(s.displayPath, false);
+    }
+    if (!s.folder.stillAt()) {
+      await original?.close();
+      return movedFolder(s.displayPath);
+    }
+    await rename(s.tempPath, target);
+    s.tempCreated = false;
     // The folder fsync (durability) comes before the look at the replaced file: a writer that opened it
     // just before the rename has that long to land its write where the look sees it.
-    await folder.sync();
+    if (syncFolder) await s.folder.sync();
+    return { ok: true, ...(original ? { original } : {}), ...(before ? { before } : {}) };
+  } catch (err) {
+    await original?.close().catch(() => undefined);
+    throw err;
+  }
+}
 
-    if (original && before) {
-      // Writes through a descriptor opened before the rename land in the replaced file: look once more.
-      // (Not the ctime: the rename itself changes it, by unlinking that file.)
-      const after = await original.stat({ bigint: true });
-      if (after.size !== before.size || after.mtimeNs !== before.mtimeNs) {
-        const carried = await carryOverAppend(original, after, options.expect?.bytes(), folder.at(name));
-        if (!carried.ok) {
-          return fail('stale', `${displayPath} was changed by another program while editls replaced it: the edit is on disk, but that change went to the replaced copy (its text is in data.replacedText); merge it by hand`, {
-            path: displayPath,
-            replacedText: carried.replacedText,
-          });
-        }
-        notes.push(`another program appended ${carried.bytes} bytes to ${displayPath} while editls replaced it; they were appended again after the edit`);
+/** The look at the replaced file after the rename: appends carried over, other changes reported; closes it. */
+async function verifyReplaced(s: Staged, original: FileHandle | undefined, before: BigIntStats | undefined): Promise<Result<AtomicWriteOutcome>> {
+  const notes = s.notes;
+  if (!original || !before) return { ok: true, notes };
+  try {
+    // Writes through a descriptor opened before the rename land in the replaced file: look once more.
+    // (Not the ctime: the rename itself changes it, by unlinking that file.)
+    const after = await original.stat({ bigint: true });
+    if (after.size !== before.size || after.mtimeNs !== before.mtimeNs) {
+      const carried = await carryOverAppend(original, after, s.options.expect?.bytes(), s.folder.at(s.name));
+      if (!carried.ok) {
+        return fail('stale', `${s.displayPath} was changed by another program while editls replaced it: the edit is on disk, but that change went to the replaced copy (its text is in data.replacedText); merge it by hand`, {
+          path: s.displayPath,
+          replacedText: carried.replacedText,
+        });
       }
-      if (before.nlink > 1n) {
-        notes.push(`${displayPath} had ${before.nlink} hard links; the atomic write replaced this name only (the other links keep the old text)`);
-      }
+      notes.push(`another program appended ${carried.bytes} bytes to ${s.displayPath} while editls replaced it; they were appended again after the edit`);
+    }
+    if (before.nlink > 1n) {
+      notes.push(`${s.displayPath} had ${before.nlink} hard links; the atomic write replaced this name only (the other links keep the old text)`);
     }
     return { ok: true, notes };
-  } catch (err) {
-    return ioError(`cannot write ${displayPath}`, displayPath, err);
   } finally {
-    await original?.close().catch(() => undefined);
-    if (tempCreated) await unlink(tempPath).catch(() => undefined);
-    inFlight.delete(tempReal);
+    await original.close().catch(() => undefined);
+  }
+}
+
+/** Removes a staged temp file that was not published. */
+async function discard(s: Staged): Promise<void> {
+  if (s.tempCreated) await unlink(s.tempPath).catch(() => undefined);
+  s.tempCreated = false;
+  inFlight.delete(s.tempReal);
+}
+
+export interface BatchWrite {
+  absPath: string;
+  data: Buffer;
+  displayPath: string;
+  options: Pick<AtomicWriteOptions, 'mode' | 'within' | 'expect'>;
+}
+
+/** How many temp files are written and fsynced at once in a batch. */
+const BATCH_CONCURRENCY = 16;
+
+/**
+ * Writes many existing files, each atomically, as one step: every temp file is written and fsynced
+ * (concurrently) before any is published, so a refusal found then (a file changed, read-only, a
+ * folder moved) writes nothing; then each is renamed after its last check, each folder fsynced once,
+ * and each replaced file looked at once more. A file found changed in the microseconds between its
+ * last check and its rename stops the batch there: the files before it are written (`written`).
+ */
+export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Result<AtomicWriteOutcome & { written: number }> | (Failure & { written?: number })> {
+  const folders = new Map<string, PinnedFolder>();
+  const staged: (Staged | undefined)[] = new Array(items.length);
+  let failure: Failure | undefined;
+  try {
+    for (const item of items) {
+      const dir = path.dirname(item.absPath);
+      if (folders.has(dir)) continue;
+      const pinned = await pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
+      if (!pinned.ok) return pinned;
+      folders.set(dir, pinned.folder);
+    }
+    let next = 0;
+    const worker = async () => {
+      while (failure === undefined && next < items.length) {
+        const i = next++;
+        const item = items[i]!;
+        const r = await stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), item.data, item.displayPath, item.options);
+        if (r.ok) staged[i] = r.staged;
+        else failure ??= r;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
+    if (failure) return failure;
+    const published: { s: Staged; original?: FileHandle; before?: BigIntStats }[] = [];
+    let stopped: Failure | undefined;
+    for (const s of staged) {
+      const r = await publish(s!, false).catch((err: unknown) => ioError(`cannot write ${s!.displayPath}`, s!.displayPath, err));
+      if (!r.ok) {
+        stopped = r;
+        break;
+      }
+      published.push({ s: s!, ...(r.original ? { original: r.original } : {}), ...(r.before ? { before: r.before } : {}) });
+    }
+    for (const folder of folders.values()) await folder.sync();
+    const notes: string[] = [];
+    let verifyFailure: Failure | undefined;
+    for (const p of published) {
+      const v = await verifyReplaced(p.s, p.original, p.before);
+      if (v.ok) notes.push(...v.notes);
+      else verifyFailure ??= v;
+    }
+    if (stopped) {
+      const written = published.length;
+      return { ...stopped, message: written > 0 ? `${stopped.message} (${written} other file${written === 1 ? ' was' : 's were'} already written)` : stopped.message, written };
+    }
+    if (verifyFailure) return { ...verifyFailure, written: published.length };
+    return { ok: true, notes, written: published.length };
+  } finally {
+    for (const s of staged) if (s) await discard(s);
+    for (const folder of folders.values()) await folder.close();
   }
 }
 

@@ -15,6 +15,7 @@ import { resolveWorkspacePath, type ResolvedPath } from './paths.js';
 import { regexRunner } from './regexRunner.js';
 import type { ProgressReporter } from './progress.js';
 import { searchFiles } from './ripgrepSearch.js';
+import { listReplaceCandidates } from './replaceCandidates.js';
 import type { SymbolIndex } from './symbolIndex.js';
 import { fail } from '../core/result.js';
 import { unlink } from 'node:fs/promises';
@@ -97,6 +98,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     scanRegex: (job) => regexRunner.run(job, settings.regexTimeoutMs, request.signal),
     resolveSearchScope: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders, { directories: true })),
     searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),
+    listReplaceCandidates: (req) => listReplaceCandidates({ documents: state.documents }, req),
     startProgress: (title, options = {}) =>
       state.progress.start(title, request.workDoneToken !== undefined ? { token: request.workDoneToken } : { delayMs: options.delayMs ?? 0 }),
     searchSymbols: async (query) => {

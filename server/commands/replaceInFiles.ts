@@ -1,0 +1,180 @@
+// editls.replaceInFiles: workspace-wide search and replace — searchAndReplace's matching in every
+// file ripgrep selects (open buffers as the user sees them), computed in full before anything is
+// applied, then one WorkspaceEdit for the open buffers and atomic writes for closed files; all or
+// nothing, previewable, cancellable until the writes start, undone as one command by editls.undo.
+import { z } from 'zod';
+import { fail, type Result } from '../core/result.js';
+import { literalPrefilter, withPreservedCase } from '../core/edits/replaceInFiles.js';
+import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
+import { compileGlob, type CompiledGlob } from '../core/search/glob.js';
+import { applyOptions, boolish, intish, pathString, text } from './args.js';
+import type { Context, PlannedChange } from './context.js';
+import type { ResolvedPath } from '../workspace/paths.js';
+import { editResult, type EditResult } from './fileEdit.js';
+import type { CommandDefinition } from './registry.js';
+
+const ID = 'editls.replaceInFiles';
+const DEFAULT_MAX_FILES = 1000;
+/** Diffs of all files together are cut around this size (each file gets its share, at least 2,000 characters). */
+const TOTAL_DIFF_CHARS = 200_000;
+/** Progress shows when the command takes longer than this (a client-sent token shows at once). */
+const PROGRESS_DELAY_MS = 300;
+
+const args = z
+  .object({
+    /** A folder or file inside the workspace; default the first workspace folder. */
+    path: pathString.optional(),
+    /** The text (or, with use_regex, the JavaScript pattern) to find; matched on \n-normalised text. */
+    search: text.min(1, 'must not be empty'),
+    /** Verbatim in literal mode; with use_regex it understands $1 $& $$ $<name> (and $` $'). */
+    replace: text,
+    use_regex: boolish.optional(),
+    ignore_case: boolish.optional(),
+    /** Each replacement takes the case shape of the text it replaces (VS Code's "Preserve Case"). */
+    preserve_case: boolish.optional(),
+    /** Glob narrowing the files, e.g. "*.ts" or "src/**\/*.{ts,tsx}"; never re-includes ignored files. */
+    file_pattern: z.string().optional(),
+    respect_gitignore: boolish.optional(),
+    /** More changed files than this is `too_large` and nothing is applied. */
+    max_files: intish.refine((n) => n >= 1, 'must be 1 or more').optional(),
+    ...applyOptions,
+  })
+  .strict();
+
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+export const replaceInFilesCommand: CommandDefinition<typeof args> = {
+  id: ID,
+  title: 'Replace a text or regex in every file of the workspace (or a folder), reviewed as one edit',
+  args,
+  run: async (ctx, a) => {
+    let glob: CompiledGlob | undefined;
+    if (a.file_pattern !== undefined && a.file_pattern.trim() !== '') {
+      const compiled = compileGlob(a.file_pattern);
+      if (!compiled.ok) return fail('invalid_args', `file_pattern ${JSON.stringify(a.file_pattern)} is not a valid glob: ${compiled.message}`, { issues: [{ path: 'file_pattern', message: compiled.message }] });
+      glob = compiled.glob;
+    }
+    const useRegex = a.use_regex ?? false;
+    const ignoreCase = a.ignore_case ?? false;
+    if (useRegex) {
+      // A bad pattern is refused before any file is listed.
+      const probe = prepareSearchAndReplace('', { search: a.search, replace: a.replace, useRegex, ignoreCase }, 'the pattern');
+      if (!probe.ok) return probe;
+    }
+    const scope = await ctx.resolveSearchScope(a.path ?? '.');
+    if (!scope.ok) return scope;
+    if (!scope.exists) {
+      return fail('file_not_found', `${scope.relPath} does not exist; pass a folder or file inside the workspace (default: the whole folder)`, { path: scope.relPath });
+    }
+    const prefilter = literalPrefilter(a.search, useRegex, ignoreCase);
+    const started = performance.now();
+    const progress = ctx.startProgress(`editls: replace in ${scope.relPath === '.' ? 'the workspace' : scope.relPath}`, { delayMs: PROGRESS_DELAY_MS });
+    const signal = AbortSignal.any([ctx.signal, progress.signal]);
+    try {
+      const listed = await ctx.listReplaceCandidates({
+        scope,
+        ...(glob ? { glob } : {}),
+        respectIgnore: a.respect_gitignore ?? true,
+        ...(prefilter ? { prefilter } : {}),
+        signal,
+      });
+      if (!listed.ok) return listed;
+      const listMs = performance.now() - started;
+      const skipped: SkippedFile[] = [];
+      const targets: ResolvedPath[] = [];
+      for (const abs of listed.files) {
+        const r = await ctx.resolvePath(abs);
+        if (r.ok) targets.push(r);
+        else skipped.push({ path: abs, reason: `${r.kind}: ${r.message}` });
+      }
+      return await ctx.withFiles(
+        targets.map((t) => t.absPath),
+        async () => {
+          const changes: PlannedChange[] = [];
+          let scanned = 0;
+          let matches = 0;
+          for (const target of targets) {
+            if (signal.aborted) return cancelled();
+            const snapshot = await ctx.snapshot(target);
+            scanned++;
+            if (!snapshot.ok) {
+              skipped.push({ path: target.relPath, reason: `${snapshot.kind}: ${snapshot.message}` });
+              continue;
+            }
+            if (snapshot.source === 'missing') continue;
+            const prepared = prepareSearchAndReplace(snapshot.text, { search: a.search, replace: a.replace, useRegex, ignoreCase, maxOutput: ctx.settings.maxFileSize }, target.relPath);
+            if (!prepared.ok) return prepared;
+            let reply = prepared.prepared.usesRegex ? await ctx.scanRegex(prepared.prepared.job) : scanHere(prepared.prepared);
+            if (a.preserve_case) reply = withPreservedCase(prepared.prepared, reply);
+            const done = finishSearchAndReplace(prepared.prepared, reply);
+            if (!done.ok) {
+              if (done.kind === 'too_large') {
+                skipped.push({ path: target.relPath, reason: `too_large: ${done.message}` });
+                continue;
+              }
+              return done.kind === 'cancelled' ? cancelled() : done;
+            }
+            if (done.edits.length > 0) {
+              if (done.newText.length > ctx.settings.maxFileSize) {
+                skipped.push({ path: target.relPath, reason: `too_large: the result would be ${done.newText.length} characters, over maxFileSize (${ctx.settings.maxFileSize})` });
+                continue;
+              }
+              changes.push({ snapshot, newText: done.newText, edits: done.edits, created: false, replacements: done.replacements });
+              matches += done.replacements;
+            }
+            progress.report(`${scanned}/${targets.length} files scanned, ${changes.length} matched, ${matches} replacement${matches === 1 ? '' : 's'}`, Math.round((100 * scanned) / Math.max(1, targets.length)));
+          }
+          const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
+          if (changes.length > maxFiles) {
+            return fail('too_large', `${a.search.length > 40 ? 'the search' : JSON.stringify(a.search)} would change ${changes.length} files, more than max_files (${maxFiles}); nothing changed; narrow it with path or file_pattern, or raise max_files`, {
+              files: changes.length,
+              maxFiles,
+            });
+          }
+          if (signal.aborted) return cancelled();
+          const computeMs = performance.now() - started - listMs;
+          return finish(ctx, a, scope.relPath, changes, skipped, scanned, listed.notes, { listMs, computeMs });
+        },
+      );
+    } finally {
+      progress.done();
+    }
+  },
+};
+
+function cancelled() {
+  return fail('cancelled', 'replaceInFiles was cancelled before anything was written; nothing changed');
+}
+
+async function finish(
+  ctx: Context,
+  a: z.infer<typeof args>,
+  where: string,
+  changes: PlannedChange[],
+  skipped: SkippedFile[],
+  scanned: number,
+  notes: string[],
+  timings: { listMs: number; computeMs: number },
+): Promise<Result<{ value: EditResult }>> {
+  const mode = a.apply ?? 'auto';
+  const applyStart = performance.now();
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const extra = { filesScanned: scanned, ...(skipped.length > 0 ? { skipped } : {}), ...(notes.length > 0 ? { warnings: notes } : {}) };
+  if (changes.length === 0) {
+    const message = `${ID}: no match for ${JSON.stringify(a.search.length > 60 ? `${a.search.slice(0, 57)}...` : a.search)} in ${scanned} file${scanned === 1 ? '' : 's'} under ${where}; nothing changed`;
+    ctx.summarize(message);
+    const value: EditResult = { success: true, status: mode === 'preview' ? 'preview' : 'applied', applied: mode !== 'preview', filesChanged: 0, replacements: 0, files: [], unifiedDiff: '', edit: { changes: {} }, message, ...extra };
+    return { ok: true, value };
+  }
+  const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}` });
+  if (!outcome.ok) return outcome;
+  // Where the time went (ms): listing the files (ripgrep), reading and matching them, applying (editor + disk).
+  const spent = { listMs: round(timings.listMs), computeMs: round(timings.computeMs), applyMs: round(performance.now() - applyStart) };
+  const previewId = mode === 'preview' ? ctx.previews.add(ID, changes) : undefined;
+  const maxDiffChars = Math.max(2_000, Math.floor(TOTAL_DIFF_CHARS / changes.length));
+  const value = editResult(ctx, ID, changes, outcome, { previewId, extra: { ...extra, timings: spent }, maxDiffChars });
+  return { ok: true, value };
+}

@@ -1,0 +1,95 @@
+-- Headless Neovim (0.7.2) driver for test/editors/neovim-replace.test.ts: editls.replaceInFiles
+-- through the shipped :EditlsReplaceAll (a preview in the quickfix list), :EditlsApplyPreview (one
+-- undo step per buffer, closed files written to disk) and `u`; records buffers and disk as JSON.
+-- Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. nvim --headless --clean -u NONE -c 'luafile test/editors/nvim-replace-driver.lua'
+local ws, server, outfile, repo = os.getenv('WS'), os.getenv('SERVER'), os.getenv('OUT'), os.getenv('REPO')
+local R = {}
+local function put(k, v)
+  if v == nil then v = vim.NIL end
+  R[k] = v
+end
+local notes = {}
+vim.notify = function(msg) table.insert(notes, msg) end
+
+local function path(name) return ws .. '/' .. name end
+local function disk(name)
+  local f = io.open(path(name), 'rb')
+  if not f then return nil end
+  local s = f:read('*a')
+  f:close()
+  return s
+end
+local function buf_text(b)
+  local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+  if vim.api.nvim_buf_get_option(b, 'eol') then text = text .. '\n' end
+  return text
+end
+local function wait(ms, cond) return vim.wait(ms, cond, 10) end
+
+local ok, err = pcall(function()
+  local editls = dofile(repo .. '/client-examples/neovim/editls.lua')
+  editls.setup({ cmd = { 'node', server, '--stdio' } })
+
+  local client
+  local function open(name)
+    vim.cmd('edit ' .. vim.fn.fnameescape(path(name)))
+    local buf = vim.api.nvim_get_current_buf()
+    local attached = wait(10000, function()
+      client = editls.client(buf)
+      return client ~= nil and client.initialized == true and vim.lsp.buf_is_attached(buf, client.id)
+    end)
+    return buf, attached
+  end
+  local a, a_attached = open('a.txt')
+  local b, b_attached = open('b.txt')
+  put('attached', a_attached and b_attached)
+  -- an unsaved change in a.txt: the replace must see it
+  vim.api.nvim_set_current_buf(a)
+  vim.api.nvim_buf_set_lines(a, 1, 2, false, { 'second line world' })
+  vim.cmd('let &undolevels = &undolevels') -- what a keypress does: close the undo block (of the current buffer)
+  local a_before, b_before = buf_text(a), buf_text(b)
+  put('a.before', a_before)
+
+  -- 1. the preview: quickfix items, nothing changed anywhere
+  vim.fn.setqflist({}, 'r')
+  vim.cmd('EditlsReplaceAll -i -p world planet')
+  put('preview.ready', wait(30000, function() return #vim.fn.getqflist() > 0 end))
+  local items = {}
+  for _, q in ipairs(vim.fn.getqflist()) do
+    table.insert(items, { file = vim.fn.fnamemodify(vim.fn.bufname(q.bufnr), ':t'), lnum = q.lnum, col = q.col })
+  end
+  table.sort(items, function(x, y) return x.file < y.file or (x.file == y.file and (x.lnum < y.lnum or (x.lnum == y.lnum and x.col < y.col))) end)
+  put('preview.items', items)
+  put('preview.id', editls.last_preview)
+  put('preview.a', buf_text(a))
+  put('preview.disk_c', disk('c.txt'))
+  vim.cmd('cclose')
+
+  -- 2. apply it all: buffers change (unsaved), the closed file on disk
+  vim.api.nvim_set_current_buf(a)
+  vim.cmd('EditlsApplyPreview')
+  put('applied', wait(30000, function() return (disk('c.txt') or ''):find('Planet', 1, true) ~= nil and buf_text(a):find('planet', 1, true) ~= nil end))
+  wait(1000, function() return buf_text(b):find('planet', 1, true) ~= nil end)
+  put('apply.a', buf_text(a))
+  put('apply.b', buf_text(b))
+  put('apply.disk_a', disk('a.txt'))
+  put('apply.disk_c', disk('c.txt'))
+  put('apply.a_modified', vim.api.nvim_buf_get_option(a, 'modified'))
+
+  -- 3. one undo per buffer reverts that buffer's part
+  vim.api.nvim_set_current_buf(a)
+  vim.cmd('silent undo')
+  put('undo.a', buf_text(a))
+  vim.api.nvim_set_current_buf(b)
+  vim.cmd('silent undo')
+  put('undo.b', buf_text(b))
+  put('undo.b_equals_before', buf_text(b) == b_before)
+end)
+
+put('ok', ok)
+if not ok then put('error', tostring(err)) end
+put('notes', notes)
+local f = assert(io.open(outfile, 'w'))
+f:write(vim.fn.json_encode(R))
+f:close()
+vim.cmd('qall!')

@@ -1,0 +1,199 @@
+// editls.replaceInFiles through the real server over stdio, on real temp workspaces and the real
+// ripgrep: ignore files without git, nested ignores, hidden and binary files, symlinks out of the
+// workspace, unsaved buffers (one applyEdit), CRLF/BOM/UTF-16 files, preserve case, regex templates,
+// file_pattern, max_files, all-or-nothing (editor refusal, a file changed meanwhile), previews, undo
+// of the whole command, progress, and 1,000 files.
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempWorkspace } from '../helpers/tempWorkspace.js';
+import { CAPS_HELIX, CAPS_LSPMODE_8 } from '../helpers/lspClient.js';
+import { serverFixture } from '../helpers/serverFixture.js';
+
+const { cleanups, setup, start } = serverFixture();
+
+const RIF = 'editls.replaceInFiles';
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const UTF16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+
+describe('which files', () => {
+  it('honours .gitignore without git and nested ignores, skips hidden and binary files, never follows links out', async () => {
+    const outside = tempWorkspace({ 'secret.txt': 'foo outside\n' });
+    cleanups.push(() => outside.cleanup());
+    const ws = setup({
+      '.gitignore': 'build/\n*.log\n',
+      'a.txt': 'foo a\n',
+      'src/b.ts': 'const foo = 1;\n',
+      'src/.ignore': 'gen.ts\n',
+      'src/gen.ts': 'foo generated\n',
+      'build/out.js': 'foo built\n',
+      'x.log': 'foo log\n',
+      '.hidden/h.txt': 'foo hidden\n',
+      '.dot.txt': 'foo dot\n',
+      'bin.dat': Buffer.from('foo\0binary\n'),
+    });
+    symlinkSync(outside.file('secret.txt'), ws.file('link.txt'));
+    symlinkSync(outside.root, ws.file('linkdir'));
+    const client = await start(ws);
+    const r = await client.exec(RIF, { search: 'foo', replace: 'bar' });
+    expect(r.files.map((f: any) => f.path).sort()).toEqual(['a.txt', 'src/b.ts']);
+    expect(r).toMatchObject({ success: true, filesChanged: 2, replacements: 2 });
+    expect(ws.read('a.txt')).toBe('bar a\n');
+    expect(ws.read('src/b.ts')).toBe('const bar = 1;\n');
+    for (const [rel, text] of [['src/gen.ts', 'foo generated\n'], ['build/out.js', 'foo built\n'], ['x.log', 'foo log\n'], ['.hidden/h.txt', 'foo hidden\n'], ['.dot.txt', 'foo dot\n']]) {
+      expect(ws.read(rel!)).toBe(text);
+    }
+    expect(ws.bytes('bin.dat')).toEqual(Buffer.from('foo\0binary\n'));
+    expect(outside.read('secret.txt')).toBe('foo outside\n');
+    // respect_gitignore false reaches the ignored files (hidden ones stay skipped)
+    const all = await client.exec(RIF, { search: 'foo', replace: 'baz', respect_gitignore: false });
+    expect(all.files.map((f: any) => f.path).sort()).toEqual(['build/out.js', 'src/gen.ts', 'x.log']);
+  });
+
+  it('file_pattern narrows by name or path and never re-includes ignored files; path narrows to a folder or a file', async () => {
+    const ws = setup({ '.gitignore': 'ignored.ts\n', 'a.ts': 'x\n', 'b.js': 'x\n', 'ignored.ts': 'x\n', 'sub/c.ts': 'x\n', 'sub/d.js': 'x\n' });
+    const client = await start(ws);
+    const preview = async (extra: object) => (await client.exec(RIF, { search: 'x', replace: 'y', apply: 'preview', ...extra })).files.map((f: any) => f.path);
+    expect(await preview({ file_pattern: '*.ts' })).toEqual(['a.ts', 'sub/c.ts']);
+    expect(await preview({ file_pattern: 'sub/*' })).toEqual(['sub/c.ts', 'sub/d.js']);
+    expect(await preview({ path: 'sub' })).toEqual(['sub/c.ts', 'sub/d.js']);
+    expect(await preview({ path: 'b.js' })).toEqual(['b.js']);
+    const bad = await client.execError(RIF, { search: 'x', replace: 'y', file_pattern: '*.{a,b' });
+    expect(bad.data.kind).toBe('invalid_args');
+  });
+});
+
+describe('text handling', () => {
+  it('CRLF, BOM and UTF-16 files keep their endings, BOM and encoding; a \\n in the search matches CRLF breaks', async () => {
+    const ws = setup({ 'crlf.txt': 'one foo\r\ntwo\r\n', 'bom.txt': Buffer.concat([BOM, Buffer.from('foo\n', 'utf8')]), 'w16.txt': UTF16('名前 foo 😀\r\n'), 'multi.txt': 'foo\r\nbar\r\n' });
+    const client = await start(ws);
+    await client.exec(RIF, { search: 'foo', replace: 'quux\nline' });
+    expect(ws.read('crlf.txt')).toBe('one quux\r\nline\r\ntwo\r\n');
+    expect(ws.bytes('bom.txt')).toEqual(Buffer.concat([BOM, Buffer.from('quux\nline\n', 'utf8')]));
+    expect(ws.bytes('w16.txt')).toEqual(UTF16('名前 quux\r\nline 😀\r\n'));
+    const r = await client.exec(RIF, { search: 'line\nbar', replace: 'LB' });
+    expect(r.files.map((f: any) => f.path)).toEqual(['multi.txt']);
+    expect(ws.read('multi.txt')).toBe('quux\r\nLB\r\n');
+  });
+
+  it('regex with $1 and named groups, ignore_case and preserve_case', async () => {
+    const ws = setup({ 'a.ts': 'const fooBar = FooBar.foo_bar(FOO_BAR);\n', 'b.ts': 'getUser(id); GetUser(); GETUSER\n' });
+    const client = await start(ws);
+    await client.exec(RIF, { search: 'get(User)', replace: 'fetch$1', use_regex: true, ignore_case: true, preserve_case: true });
+    expect(ws.read('b.ts')).toBe('fetchUser(id); FetchUser(); FETCHUSER\n');
+    await client.exec(RIF, { search: 'foo_bar', replace: 'new_name', ignore_case: true, preserve_case: true, path: 'a.ts' });
+    expect(ws.read('a.ts')).toBe('const fooBar = FooBar.new_name(NEW_NAME);\n');
+    await client.exec(RIF, { search: '(?<w>foo)Bar', replace: '$<w>Baz', use_regex: true });
+    expect(ws.read('a.ts')).toBe('const fooBaz = FooBar.new_name(NEW_NAME);\n');
+    expect((await client.execError(RIF, { search: '(', replace: 'x', use_regex: true })).data.kind).toBe('invalid_regex');
+  });
+
+  it('no match is a success that changes nothing', async () => {
+    const ws = setup({ 'a.txt': 'abc\n' });
+    const client = await start(ws);
+    const r = await client.exec(RIF, { search: 'zzz', replace: 'y' });
+    expect(r).toMatchObject({ success: true, filesChanged: 0, replacements: 0, filesScanned: 0 });
+    expect(r.message).toContain('no match');
+  });
+});
+
+describe('open buffers', () => {
+  for (const [name, caps, clientName] of [
+    ['Helix (utf-8)', CAPS_HELIX, 'helix'],
+    ['lsp-mode (utf-32)', CAPS_LSPMODE_8, 'emacs'],
+  ] as const) {
+    it(`unsaved buffers are replaced as the user sees them, in one applyEdit, disk untouched; closed files on disk — ${name}`, async () => {
+      const ws = setup({ 'open1.txt': 'nothing here\n', 'open2.txt': 'x😀 foo\n', 'closed.txt': 'foo closed\n' });
+      const client = await start(ws, { capabilities: caps, clientName });
+      await client.open('open1.txt');
+      await client.open('open2.txt');
+      await client.type('open1.txt', 'nothing', 'foo typed');
+      const r = await client.exec(RIF, { search: 'foo', replace: '名前' });
+      expect(client.appliedEdits).toHaveLength(1);
+      expect(client.bufferText('open1.txt')).toBe('名前 typed here\n');
+      expect(client.bufferText('open2.txt')).toBe('x😀 名前\n');
+      expect(ws.read('open1.txt')).toBe('nothing here\n');
+      expect(ws.read('open2.txt')).toBe('x😀 foo\n');
+      expect(ws.read('closed.txt')).toBe('名前 closed\n');
+      expect(Object.fromEntries(r.files.map((f: any) => [f.path, f.via]))).toEqual({ 'closed.txt': 'disk', 'open1.txt': 'editor', 'open2.txt': 'editor' });
+    });
+  }
+});
+
+describe('all or nothing', () => {
+  it('an editor refusal writes nothing anywhere', async () => {
+    const ws = setup({ 'open.txt': 'foo\n', 'closed.txt': 'foo\n' });
+    const client = await start(ws, { applyBehavior: 'refuse' });
+    await client.open('open.txt');
+    const err = await client.execError(RIF, { search: 'foo', replace: 'bar' });
+    expect(err.data.kind).toBe('apply_rejected');
+    expect(ws.read('closed.txt')).toBe('foo\n');
+    expect(client.bufferText('open.txt')).toBe('foo\n');
+  });
+
+  it('a closed file changed on disk while the editor part waits: nothing is written to disk, the error names it', async () => {
+    const ws = setup({ 'open.txt': 'foo\n', 'a.txt': 'foo a\n', 'b.txt': 'foo b\n' });
+    const client = await start(ws, {
+      applyBehavior: async (params) => {
+        writeFileSync(ws.file('b.txt'), 'foo b changed by another program\n');
+        return client.applyStrict(params);
+      },
+    });
+    await client.open('open.txt');
+    const err = await client.execError(RIF, { search: 'foo', replace: 'bar' });
+    expect(err.data.kind).toBe('stale');
+    expect(err.message).toContain('b.txt');
+    expect(err.message).toContain('were reverted');
+    expect(client.bufferText('open.txt')).toBe('foo\n');
+    expect(ws.read('a.txt')).toBe('foo a\n');
+    expect(ws.read('b.txt')).toBe('foo b changed by another program\n');
+  });
+
+  it('more changed files than max_files is too_large, nothing applied, also for a preview', async () => {
+    const ws = setup({ 'a.txt': 'x\n', 'b.txt': 'x\n', 'c.txt': 'x\n' });
+    const client = await start(ws);
+    for (const apply of ['auto', 'preview']) {
+      const err = await client.execError(RIF, { search: 'x', replace: 'y', max_files: 2, apply });
+      expect(err.data).toMatchObject({ kind: 'too_large', files: 3, maxFiles: 2 });
+    }
+    expect([ws.read('a.txt'), ws.read('b.txt'), ws.read('c.txt')]).toEqual(['x\n', 'x\n', 'x\n']);
+  });
+});
+
+describe('previews, undo, progress, size', () => {
+  it('a preview changes nothing; applyPreview re-checks and applies every file; one undo reverts them all', async () => {
+    const ws = setup({ 'a.txt': 'foo\n', 'b/c.txt': 'foo foo\n' });
+    const client = await start(ws);
+    const p = await client.exec(RIF, { search: 'foo', replace: 'bar', apply: 'preview' });
+    expect(p).toMatchObject({ status: 'preview', filesChanged: 2, replacements: 3 });
+    expect(p.unifiedDiff).toContain('+++ b/b/c.txt');
+    expect(ws.read('a.txt')).toBe('foo\n');
+    await client.exec('editls.applyPreview', { id: p.previewId });
+    expect([ws.read('a.txt'), ws.read('b/c.txt')]).toEqual(['bar\n', 'bar bar\n']);
+    const u = await client.exec('editls.undo', {});
+    expect(u.filesChanged).toBe(2);
+    expect([ws.read('a.txt'), ws.read('b/c.txt')]).toEqual(['foo\n', 'foo foo\n']);
+  });
+
+  it('1,000 files in one command, with $/progress', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1000; i++) files[`d${i % 10}/f${i}.txt`] = `line ${i} needle\r\nother\r\n`;
+    const ws = setup(files);
+    const client = await start(ws);
+    const r = await client.exec(RIF, { search: 'needle', replace: 'pin' });
+    expect(r).toMatchObject({ filesChanged: 1000, replacements: 1000 });
+    expect(ws.read('d7/f517.txt')).toBe('line 517 pin\r\nother\r\n');
+    const kinds = client.progress.map((p) => p.value.kind);
+    expect(kinds[0]).toBe('begin');
+    expect(kinds[kinds.length - 1]).toBe('end');
+  });
+
+  it('files over maxFileSize are skipped and listed', async () => {
+    const ws = setup({ 'small.txt': 'foo\n', 'big.txt': `foo${'x'.repeat(2000)}\n` });
+    const client = await start(ws, { initializationOptions: { maxFileSize: 1000 } });
+    const r = await client.exec(RIF, { search: 'foo', replace: 'bar' });
+    expect(r.files.map((f: any) => f.path)).toEqual(['small.txt']);
+    expect(r.skipped).toEqual([expect.objectContaining({ path: 'big.txt', reason: expect.stringMatching(/^too_large/) })]);
+    expect(ws.read('big.txt').startsWith('foo')).toBe(true);
+  });
+});
