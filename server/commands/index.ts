@@ -11,6 +11,7 @@ import { normalizeLineEndingsCommand, trimTrailingWhitespaceCommand } from './wh
 import { searchFilesCommand } from './searchFiles.js';
 import { insertCommand } from './insert.js';
 import { undoCommand } from './undo.js';
+import { readFileCommand } from './readFile.js';
 
 export const COMMANDS: readonly CommandDefinition[] = [
   editCommand as unknown as CommandDefinition,
@@ -25,6 +26,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   trimTrailingWhitespaceCommand as unknown as CommandDefinition,
   normalizeLineEndingsCommand as unknown as CommandDefinition,
   searchFilesCommand as unknown as CommandDefinition,
+  readFileCommand as unknown as CommandDefinition,
 ];
 
 export const COMMAND_IDS: readonly string[] = COMMANDS.map((c) => c.id);
