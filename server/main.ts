@@ -2,6 +2,7 @@
 // module that touches `process`; it also exits promptly when the client process dies.
 import { createConnection, ProposedFeatures, StreamMessageWriter, type ResponseMessage } from 'vscode-languageserver/node';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
+import os from 'node:os';
 import { SERVER_VERSION, startServer } from './server.js';
 
 const argv = process.argv.slice(2);
@@ -10,10 +11,54 @@ if (argv.includes('--version') || argv.includes('-v')) {
   process.exit(0);
 }
 if (argv.includes('--help') || argv.includes('-h')) {
-  process.stderr.write('usage: editls --stdio\n  A language server for exact editing commands; speaks LSP on stdin/stdout, logs to stderr.\n');
+  process.stderr.write('usage: editls --stdio\n  A language server for exact editing commands; speaks LSP on stdin/stdout, logs to stderr.\nusage: editls mcp [--root DIR]\n  An MCP server (stdio) for coding agents: attaches to the editor\'s editls for DIR (default: the working directory), else works headless.\n');
   process.exit(0);
 }
 // stdio is the only transport editls serves; `--stdio` is accepted (editors pass it) and implied.
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// `editls mcp`: the MCP server for agents (server/mcp/), loaded only here so LSP start-up does not
+// pay for it. It never returns: the process ends when the agent closes stdin.
+if (argv[0] === 'mcp') {
+  const rootAt = argv.indexOf('--root');
+  const root = rootAt >= 0 ? argv[rootAt + 1] : process.cwd();
+  if (root === undefined || root === '') {
+    process.stderr.write('editls mcp: --root needs a folder\n');
+    process.exit(2);
+  }
+  process.on('uncaughtException', (error) => process.stderr.write(`editls mcp: uncaught exception: ${error.stack ?? error.message}\n`));
+  process.on('unhandledRejection', (reason) => process.stderr.write(`editls mcp: unhandled rejection: ${String(reason)}\n`));
+  const { runMcpServer } = await import('./mcp/mcpServer.js');
+  try {
+    const { closed } = await runMcpServer({
+      root,
+      version: SERVER_VERSION,
+      xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
+      tmpdir: os.tmpdir(),
+      uid: os.userInfo().uid,
+      isProcessAlive,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      log: (message) => process.stderr.write(`${message}\n`),
+    });
+    process.stdin.on('end', () => process.exit(0));
+    process.stdin.on('close', () => process.exit(0));
+    await closed;
+  } catch (error) {
+    process.stderr.write(`editls mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
 
 // A reader that survives malformed frames (the stock one stops reading after a bad header), and
 // exit when stdin ends, as the stock stdio set-up does.
@@ -27,20 +72,27 @@ let shutdownReceived = false;
 process.stdin.on('end', () => process.exit(shutdownReceived ? 0 : 1));
 process.stdin.on('close', () => process.exit(shutdownReceived ? 0 : 1));
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 startServer(connection, {
   isProcessAlive,
   onShutdown: () => {
     shutdownReceived = true;
+  },
+  // The discovery record and socket agents attach to (`editls mcp`), removed however the process ends.
+  attach: {
+    xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
+    tmpdir: os.tmpdir(),
+    uid: os.userInfo().uid,
+    pid: process.pid,
+    windows: process.platform === 'win32',
+    onExit: (cleanup) => {
+      process.on('exit', cleanup);
+      for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+        process.once(signal, () => {
+          cleanup();
+          process.exit(code);
+        });
+      }
+    },
   },
   watchClientProcess: (pid) => {
     const timer = setInterval(() => {

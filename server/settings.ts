@@ -27,6 +27,11 @@ export const SETTINGS_DEFAULTS = {
   maxResultEdits: 1000,
   /** editls.undo: how many editls changes per file the in-memory journal keeps. */
   undoDepth: 20,
+  /** Edits from attached agents (`editls mcp`): applied like the editor's own, or each one reviewed in the
+   *  editor first (a preview, then window/showMessageRequest Apply / Discard). Agents cannot change it. */
+  agentEdits: 'apply' as 'apply' | 'review',
+  /** Review mode: how long (ms) an agent edit waits for the user's answer before it is `apply_rejected`. */
+  reviewTimeoutMs: 10 * 60 * 1000,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -43,6 +48,8 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   maxSymbols: z.number().int().min(1).max(100_000),
   maxResultEdits: z.number().int().min(0).max(2 ** 31 - 1),
   undoDepth: z.number().int().min(0).max(1000),
+  agentEdits: z.enum(['apply', 'review']),
+  reviewTimeoutMs: z.number().int().min(100).max(24 * 60 * 60 * 1000),
 };
 
 /**

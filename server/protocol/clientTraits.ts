@@ -10,6 +10,8 @@ export interface ClientTraits {
   configuration: boolean;
   workDoneProgress: boolean;
   showMessage: boolean;
+  /** window/showDocument (review of agent edits shows the file). */
+  showDocument: boolean;
 }
 
 export function clientTraits(caps: ClientCapabilities): ClientTraits {
@@ -22,5 +24,6 @@ export function clientTraits(caps: ClientCapabilities): ClientTraits {
     configuration: caps.workspace?.configuration === true,
     workDoneProgress: caps.window?.workDoneProgress === true,
     showMessage: true,
+    showDocument: caps.window?.showDocument?.support === true,
   };
 }
