@@ -65,6 +65,8 @@ export interface ClientOptions {
   applyBehavior?: ApplyBehavior;
   /** processId sent in initialize (default: this test process). */
   processId?: number;
+  /** The server's environment (default: this process's), e.g. a private XDG_RUNTIME_DIR. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ClientBuffer {
@@ -101,7 +103,7 @@ export class TestClient {
   }
 
   static async start(options: ClientOptions): Promise<TestClient> {
-    const proc = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: 'pipe' });
+    const proc = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: 'pipe', ...(options.env ? { env: options.env } : {}) });
     const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const client = new TestClient(proc, conn, options);
     proc.stderr.on('data', (d: { toString(): string }) => (client.stderr += d.toString()));
