@@ -133,8 +133,11 @@ export class Sessions {
             socket.destroy();
           },
         };
+        // A closed socket does not fail the requests in flight by itself: disposing the connection does.
         const markClosed = () => {
+          if (session.closed) return;
           session.closed = true;
+          conn.dispose();
         };
         socket.on('close', markClosed);
         socket.on('error', markClosed);

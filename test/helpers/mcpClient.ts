@@ -41,7 +41,7 @@ export async function startMcp(options: { root?: string; cwd?: string; xdg: stri
   return {
     client,
     call: async (name, args) => {
-      const r = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: unknown };
+      const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 20_000 })) as { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: unknown };
       return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true, structured: r.structuredContent };
     },
     stderr: () => stderr,

@@ -198,6 +198,27 @@ describe('attached: sessions end, folders, records, token', () => {
     expect(ws.read('e.txt')).toBe('two\n');
   });
 
+  it("the editor's editls dies during a call: the call ends with io_error saying the change may or may not have landed", async () => {
+    const { editor, agent } = await editorAndAgent({ 'm.txt': 'one\n' });
+    await editor.open('m.txt', 'one\n');
+    let asked!: () => void;
+    const applyAsked = new Promise<void>((r) => (asked = r));
+    editor.applyBehavior = () => {
+      asked();
+      return new Promise(() => undefined); // the editor never answers
+    };
+    const call = agent.call('edit', { file_path: 'm.txt', old_string: 'one', new_string: 'two' });
+    await applyAsked;
+    editor.proc.kill('SIGKILL');
+    const started = Date.now();
+    const r = await call;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^io_error: TestEditor's editls \(pid \d+\) exited during the call .*may or may not/);
+    const next = await agent.call('read_file', { file_path: 'm.txt' });
+    expect(next.structured.session.mode).toBe('headless');
+  });
+
   it("an agent in another folder never attaches to an editor whose workspace does not contain it", async () => {
     const other = tempWorkspace({ 'o.txt': 'other\n' });
     cleanups.push(other.cleanup);
