@@ -26,8 +26,8 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-// `editls mcp`: the MCP server for agents (server/mcp/), loaded only here so LSP start-up does not
-// pay for it. It never returns: the process ends when the agent closes stdin.
+// `editls mcp`: the MCP server for agents (server/mcp/), initialised only here so LSP start-up does
+// not pay for it. It never returns: the process ends when the agent closes stdin.
 if (argv[0] === 'mcp') {
   const rootAt = argv.indexOf('--root');
   const root = rootAt >= 0 ? argv[rootAt + 1] : process.cwd();
@@ -37,7 +37,9 @@ if (argv[0] === 'mcp') {
   }
   process.on('uncaughtException', (error) => process.stderr.write(`editls mcp: uncaught exception: ${error.stack ?? error.message}\n`));
   process.on('unhandledRejection', (reason) => process.stderr.write(`editls mcp: unhandled rejection: ${String(reason)}\n`));
-  const { runMcpServer } = await import('./mcp/mcpServer.js');
+  // require, not import(): esbuild hoists a dynamically imported module into the bundle's eager code
+  // (the SDK's schemas would be built at every LSP start); a required one is initialised on this call.
+  const { runMcpServer } = require('./mcp/mcpServer.js') as typeof import('./mcp/mcpServer.js');
   try {
     const { closed } = await runMcpServer({
       root,

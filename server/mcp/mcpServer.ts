@@ -24,7 +24,15 @@ export interface McpOptions extends Omit<SessionOptions, 'clientInfo' | 'root'> 
 
 export async function runMcpServer(options: McpOptions): Promise<{ closed: Promise<void> }> {
   const root = realpathSync(options.root);
-  const server = new Server({ name: 'editls', version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'editls', version: options.version },
+    {
+      capabilities: { tools: {} },
+      instructions: INSTRUCTIONS,
+      // Only used for elicitation, which editls never does; the bundle leaves the SDK's ajv out (esbuild.mjs).
+      jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
+    },
+  );
   let sessions: Sessions | undefined;
   const sessionsFor = () => {
     const info = server.getClientVersion();

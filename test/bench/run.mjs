@@ -4,12 +4,14 @@ import { runEditBench } from './editBench.mjs';
 import { runCodeActionBench } from './codeActionBench.mjs';
 import { runSearchBench } from './searchBench.mjs';
 import { runSearchAndReplaceBench } from './searchAndReplaceBench.mjs';
+import { runMcpBench } from './mcpBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
 results.push(...(await runCodeActionBench()));
 results.push(...(await runSearchBench()));
 results.push(...(await runSearchAndReplaceBench()));
+results.push(...(await runMcpBench()));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');
