@@ -3,6 +3,20 @@
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
 
+// The MCP SDK's Server validates elicitation answers with ajv (ajv, ajv-formats, fast-uri: ~130 KB
+// that every `editls --stdio` start would parse). editls never elicits and passes its own validator
+// (server/mcp/mcpServer.ts), so the SDK's ajv provider is replaced by a stub that refuses to be used.
+const noAjv = {
+  name: 'no-ajv',
+  setup(b) {
+    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) => ({ path: args.path, namespace: 'no-ajv' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
+      contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('ajv is not bundled: pass jsonSchemaValidator'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: ['server/main.ts'],
   outfile: 'dist/editls.js',
@@ -15,6 +29,7 @@ await build({
   // map keeps stack traces readable with node --enable-source-maps.
   minify: true,
   external: ['@vscode/ripgrep'],
+  plugins: [noAjv],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __editlsCreateRequire } from 'node:module';\nconst require = __editlsCreateRequire(import.meta.url);",
   },

@@ -1,7 +1,8 @@
 // Process entry point: reads argv, creates the stdio connection and starts the server. The only
 // module that touches `process`; it also exits within a second when the client process dies or
-// stdin closes, even when libuv's threadpool is stuck.
+// stdin closes, even when libuv's threadpool is stuck. `editls mcp` starts the MCP server instead.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { createConnection, ProposedFeatures, StreamMessageWriter, type ResponseMessage } from 'vscode-languageserver/node';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
 import { SessionGate } from './protocol/sessionGate.js';
@@ -13,10 +14,56 @@ if (argv.includes('--version') || argv.includes('-v')) {
   process.exit(0);
 }
 if (argv.includes('--help') || argv.includes('-h')) {
-  process.stderr.write('usage: editls --stdio\n  A language server for exact editing commands; speaks LSP on stdin/stdout, logs to stderr.\n');
+  process.stderr.write('usage: editls --stdio\n  A language server for exact editing commands; speaks LSP on stdin/stdout, logs to stderr.\nusage: editls mcp [--root DIR]\n  An MCP server (stdio) for coding agents: attaches to the editor\'s editls for DIR (default: the working directory), else works headless.\n');
   process.exit(0);
 }
 // stdio is the only transport editls serves; `--stdio` is accepted (editors pass it) and implied.
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// `editls mcp`: the MCP server for agents (server/mcp/), initialised only here so LSP start-up does
+// not pay for it. It never returns: the process ends when the agent closes stdin.
+if (argv[0] === 'mcp') {
+  const rootAt = argv.indexOf('--root');
+  const root = rootAt >= 0 ? argv[rootAt + 1] : process.cwd();
+  if (root === undefined || root === '') {
+    process.stderr.write('editls mcp: --root needs a folder\n');
+    process.exit(2);
+  }
+  process.on('uncaughtException', (error) => process.stderr.write(`editls mcp: uncaught exception: ${error.stack ?? error.message}\n`));
+  process.on('unhandledRejection', (reason) => process.stderr.write(`editls mcp: unhandled rejection: ${String(reason)}\n`));
+  // require, not import(): esbuild hoists a dynamically imported module into the bundle's eager code
+  // (the SDK's schemas would be built at every LSP start); a required one is initialised on this call.
+  const { runMcpServer } = require('./mcp/mcpServer.js') as typeof import('./mcp/mcpServer.js');
+  try {
+    const { closed } = await runMcpServer({
+      root,
+      version: SERVER_VERSION,
+      xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
+      tmpdir: os.tmpdir(),
+      uid: os.userInfo().uid,
+      isProcessAlive,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      log: (message) => process.stderr.write(`${message}\n`),
+    });
+    process.stdin.on('end', () => process.exit(0));
+    process.stdin.on('close', () => process.exit(0));
+    await closed;
+  } catch (error) {
+    process.stderr.write(`editls mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
 
 // A reader that survives malformed frames (the stock one stops reading after a bad header), behind
 // the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock
@@ -63,22 +110,29 @@ function armExitWatchdog(): void {
 process.stdin.on('end', exitNow);
 process.stdin.on('close', exitNow);
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 startServer(connection, {
   isProcessAlive,
   onShutdown: () => {
     shutdownReceived = true;
   },
   onExit: exitNow,
+  // The discovery record and socket agents attach to (`editls mcp`), removed however the process ends.
+  attach: {
+    xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
+    tmpdir: os.tmpdir(),
+    uid: os.userInfo().uid,
+    pid: process.pid,
+    windows: process.platform === 'win32',
+    onExit: (cleanup) => {
+      process.on('exit', cleanup);
+      for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+        process.once(signal, () => {
+          cleanup();
+          process.exit(code);
+        });
+      }
+    },
+  },
   // Polled every 200 ms, so that the server is gone within a second of its client.
   watchClientProcess: (pid) => {
     const timer = setInterval(() => {

@@ -25,9 +25,15 @@ import {
   WorkspaceSymbolRequest,
   type WorkspaceSymbolParams,
   ApplyWorkspaceEditRequest,
+  ShowMessageRequest,
+  ShowDocumentRequest,
   CancellationTokenSource,
 } from 'vscode-languageserver';
 import path from 'node:path';
+import { startAttachListener, type AttachHandle } from './attach/listener.js';
+import { ensureRuntimeDir } from './attach/runtimeDir.js';
+import { reviewAgentCommand } from './attach/review.js';
+import { commandKind } from './attach/commandKinds.js';
 import type { PositionEncoding } from './core/text/positions.js';
 import { serverCapabilities } from './capabilities.js';
 import { executeCommand } from './handlers/executeCommand.js';
@@ -59,6 +65,19 @@ export interface ServerHooks {
   onShutdown?: () => void;
   /** Called on the `exit` notification (main exits there and then; otherwise vscode-languageserver does). */
   onExit?: () => void;
+  /** Publish a discovery record and serve agents (`editls mcp`) on a private socket; absent: no attach. */
+  attach?: AttachHooks;
+}
+
+export interface AttachHooks {
+  /** $XDG_RUNTIME_DIR (if set), the OS temp folder and the user id: where records and sockets go. */
+  xdgRuntimeDir: string | undefined;
+  tmpdir: string;
+  uid: number;
+  pid: number;
+  windows: boolean;
+  /** Runs `cleanup` (synchronous) when the process exits, whatever the reason. */
+  onExit: (cleanup: () => void) => void;
 }
 
 export function startServer(connection: Connection, hooks: ServerHooks = {}): void {
@@ -70,6 +89,8 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   // and the path each was named by, so that a later removal finds it even if it now resolves elsewhere.
   let folders: string[] = [];
   const namedAs = new Map<string, string>();
+  let clientName = 'unknown editor';
+  let attachHandle: AttachHandle | undefined;
   const documents = new OpenDocuments(() => encoding);
   const mutex = new KeyedMutex();
   // Documents whose last workspace/applyEdit went unanswered (deadline or cancel): URI -> version then.
@@ -131,6 +152,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     folders = unique(named.map((n) => n.real));
     for (const n of named) namedAs.set(n.real, n.given);
     initOptions = params.initializationOptions;
+    clientName = params.clientInfo?.name ?? 'unknown editor';
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     applySettings(initOptions, { ...SETTINGS_DEFAULTS });
     if (typeof params.processId === 'number') hooks.watchClientProcess?.(params.processId);
@@ -159,6 +181,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       const globPattern = `**/*.{${INDEXED_EXTENSIONS.join(',')}}`;
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => log(`file watcher registration failed: ${String(error)}`));
     }
+    void startAttach();
     void sweepStrayTemps(() => folderWatch.intact(folders), hooks.isProcessAlive ?? (() => true), { after: symbols.built, log }).then((n) => {
       if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
     });
@@ -186,6 +209,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       }
     }
     log(`workspace folders: ${folders.join(', ') || '(none)'}`);
+    attachHandle?.republish();
     void symbols.rebuild();
   };
   // vscode-languageserver installs its own handler for this notification during initialize when
@@ -196,6 +220,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   let shuttingDown = false;
   connection.onShutdown(() => {
     shuttingDown = true;
+    attachHandle?.close();
     symbols.dispose();
     hooks.onShutdown?.();
   });
@@ -212,6 +237,68 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   );
   connection.onRequest(CodeActionRequest.type, (params, token) => refuseAfterShutdown() ?? codeAction(createContext(state(), requestInfo(token, undefined)), params));
   connection.onRequest(WorkspaceSymbolRequest.method, (params: WorkspaceSymbolParams, token): unknown => refuseAfterShutdown() ?? workspaceSymbol(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { query: '' }));
+
+  // Agents attached through `editls mcp` (server/attach/): the same handlers, Context, locks and
+  // documents as the editor's own requests; review mode turns their edits into previews to approve.
+  const serveAgent = async (agent: string, method: 'workspace/executeCommand' | 'workspace/symbol', params: unknown, token: CancellationToken): Promise<unknown> => {
+    const refused = refuseAfterShutdown();
+    if (refused) return refused;
+    if (method === 'workspace/symbol') {
+      const p = (params ?? { query: '' }) as WorkspaceSymbolParams;
+      return workspaceSymbol(createContext(state(), requestInfo(token, undefined)), { query: p.query ?? '' });
+    }
+    const p = { ...((params ?? { command: '' }) as ExecuteCommandParams) };
+    delete p.workDoneToken; // the agent cannot see $/progress; editls reports progress to the editor itself
+    const run = (q: ExecuteCommandParams) => executeCommand(createContext(state(), requestInfo(token, undefined)), q);
+    if (settings.agentEdits === 'apply') return run(p);
+    return reviewAgentCommand(
+      {
+        run,
+        commandKind,
+        ask: async (message, actions, signal) => {
+          const source = new CancellationTokenSource();
+          signal.addEventListener('abort', () => source.cancel());
+          token.onCancellationRequested(() => source.cancel());
+          const answer = await connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message, actions: actions.map((title) => ({ title })) }, source.token);
+          return answer?.title ?? null;
+        },
+        showDocument: (uri) => {
+          if (traits.showDocument) connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true }).catch(() => undefined);
+        },
+        timeoutMs: settings.reviewTimeoutMs,
+        log,
+      },
+      p,
+      agent,
+    );
+  };
+  const startAttach = async () => {
+    const a = hooks.attach;
+    if (!a) return;
+    const place = ensureRuntimeDir({ xdgRuntimeDir: a.xdgRuntimeDir, tmpdir: a.tmpdir, uid: a.uid });
+    if ('error' in place) {
+      warn(`agents cannot attach (editls mcp works headless): ${place.error}`);
+      return;
+    }
+    try {
+      attachHandle = await startAttachListener({
+        dir: place.dir,
+        pid: a.pid,
+        windows: a.windows,
+        isProcessAlive: hooks.isProcessAlive ?? (() => true),
+        folders: () => folders,
+        clientName: () => clientName,
+        version: SERVER_VERSION,
+        log,
+        serve: serveAgent,
+      });
+      const handle = attachHandle;
+      a.onExit(() => handle.close());
+      if (shuttingDown) handle.close();
+    } catch (error) {
+      warn(`agents cannot attach (editls mcp works headless): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
   connection.onDidChangeWatchedFiles((params) =>
     symbols.watchedFilesChanged(params.changes.map((c) => ({ uri: c.uri, type: c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed' }))),
   );

@@ -33,6 +33,11 @@ export const SETTINGS_DEFAULTS = {
   /** Edit results: each file's diff is cut after this many characters with a notice (0 = unlimited); the
    *  default of commands without a maxDiffChars argument, and of those with one. A longer line is cut too. */
   maxDiffChars: 50_000,
+  /** Edits from attached agents (`editls mcp`): applied like the editor's own, or each one reviewed in the
+   *  editor first (a preview, then window/showMessageRequest Apply / Discard). Agents cannot change it. */
+  agentEdits: 'apply' as 'apply' | 'review',
+  /** Review mode: how long (ms) an agent edit waits for the user's answer before it is `apply_rejected`. */
+  reviewTimeoutMs: 10 * 60 * 1000,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -51,6 +56,8 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   maxResultEdits: z.number().int().min(0).max(2 ** 31 - 1),
   undoDepth: z.number().int().min(0).max(1000),
   maxDiffChars: z.number().int().min(0).max(2 ** 31 - 1),
+  agentEdits: z.enum(['apply', 'review']),
+  reviewTimeoutMs: z.number().int().min(100).max(24 * 60 * 60 * 1000),
 };
 
 /**

@@ -12,6 +12,7 @@ import { searchFilesCommand } from './searchFiles.js';
 import { insertCommand } from './insert.js';
 import { undoCommand } from './undo.js';
 import { replaceInFilesCommand } from './replaceInFiles.js';
+import { readFileCommand } from './readFile.js';
 
 export const COMMANDS: readonly CommandDefinition[] = [
   editCommand as unknown as CommandDefinition,
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   normalizeLineEndingsCommand as unknown as CommandDefinition,
   searchFilesCommand as unknown as CommandDefinition,
   replaceInFilesCommand as unknown as CommandDefinition,
+  readFileCommand as unknown as CommandDefinition,
 ];
 
 export const COMMAND_IDS: readonly string[] = COMMANDS.map((c) => c.id);

@@ -15,6 +15,8 @@ export interface ClientTraits {
   carriageReturns: 'keep' | 'lineBreak' | 'drop';
   /** clientInfo.name, for messages. */
   clientName: string;
+  /** window/showDocument (review of agent edits shows the file). */
+  showDocument: boolean;
 }
 
 export function clientTraits(caps: ClientCapabilities, clientName = ''): ClientTraits {
@@ -29,5 +31,6 @@ export function clientTraits(caps: ClientCapabilities, clientName = ''): ClientT
     showMessage: true,
     carriageReturns: clientName === 'Neovim' ? 'lineBreak' : clientName === 'emacs' ? 'drop' : 'keep',
     clientName: clientName || 'the client',
+    showDocument: caps.window?.showDocument?.support === true,
   };
 }

@@ -33,3 +33,13 @@ export function unexpectedError(command: string, error: unknown): ResponseError<
 export function requestCancelled(message: string): ResponseError<ErrorData> {
   return new ResponseError<ErrorData>(LSPErrorCodes.RequestCancelled, message, { kind: 'cancelled' });
 }
+
+/** An agent connection that has not presented the right token (server/attach/listener.ts). */
+export function attachRefused(message: string): ResponseError<{ kind: 'attach_refused' }> {
+  return new ResponseError(ErrorCodes.InvalidRequest, message, { kind: 'attach_refused' });
+}
+
+/** A request an agent connection may not send (only executeCommand and workspace/symbol are served). */
+export function methodNotServed(method: string): ResponseError<undefined> {
+  return new ResponseError(ErrorCodes.MethodNotFound, `${method} is not served to agents; send workspace/executeCommand or workspace/symbol`);
+}

@@ -5,6 +5,7 @@ import { runCodeActionBench } from './codeActionBench.mjs';
 import { runSearchBench } from './searchBench.mjs';
 import { runSearchAndReplaceBench } from './searchAndReplaceBench.mjs';
 import { runReplaceInFilesBench } from './replaceInFilesBench.mjs';
+import { runMcpBench } from './mcpBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
@@ -12,6 +13,7 @@ results.push(...(await runCodeActionBench()));
 results.push(...(await runSearchBench()));
 results.push(...(await runSearchAndReplaceBench()));
 results.push(...(await runReplaceInFilesBench()));
+results.push(...(await runMcpBench()));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');

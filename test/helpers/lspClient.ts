@@ -69,6 +69,8 @@ export interface ClientOptions {
   processId?: number;
   /** A command the server runs under, e.g. ['setpriv', '--reuid=65534', ...] for an unprivileged user. */
   runAs?: string[];
+  /** The server's environment (default: this process's), e.g. a private XDG_RUNTIME_DIR. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ClientBuffer {
@@ -106,7 +108,7 @@ export class TestClient {
 
   static async start(options: ClientOptions): Promise<TestClient> {
     const [cmd, ...prefix] = [...(options.runAs ?? []), process.execPath];
-    const proc = spawn(cmd!, [...prefix, SERVER_JS, '--stdio'], { stdio: 'pipe' });
+    const proc = spawn(cmd!, [...prefix, SERVER_JS, '--stdio'], { stdio: 'pipe', ...(options.env ? { env: options.env } : {}) });
     const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const client = new TestClient(proc, conn, options);
     proc.stderr.on('data', (d: { toString(): string }) => (client.stderr += d.toString()));

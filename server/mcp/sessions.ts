@@ -1,0 +1,209 @@
+// The agent side's one code path: a JSON-RPC connection to an editls session that serves
+// workspace/executeCommand and workspace/symbol — attached (the editor's editls, over its private
+// socket, after `editls/attach` with the record's token) or headless (an editls session started in
+// this process on `--root`, writing to disk). Every call re-checks: a closed editor session is
+// replaced by a newly discovered one or by headless, and the result notes the switch.
+import net from 'node:net';
+import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import {
+  createConnection,
+  createMessageConnection,
+  ProposedFeatures,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-languageserver/node';
+import { ATTACH_METHOD } from '../attach/listener.js';
+import type { DiscoveryRecord } from '../attach/records.js';
+import { startServer } from '../server.js';
+import { matchingEditors, type DiscoveryInputs } from './discovery.js';
+
+export interface SessionInfo {
+  mode: 'attached' | 'headless';
+  /** e.g. "Neovim's editls (pid 123)" or "headless on /work/proj". */
+  label: string;
+  pid?: number;
+  editor?: string;
+}
+
+interface Session extends SessionInfo {
+  conn: MessageConnection;
+  /** Settles when the session can take requests (headless: after initialize). */
+  ready: Promise<unknown>;
+  closed: boolean;
+  dispose(): void;
+}
+
+/** A call's outcome: the reply (a ResponseError for a failure) and notes about session changes. */
+export interface CallOutcome {
+  reply: unknown;
+  session: SessionInfo;
+  notes: string[];
+}
+
+export interface SessionOptions extends DiscoveryInputs {
+  clientInfo: { name: string; version?: string };
+  /** Per attempt: connecting and the attach handshake. */
+  attachTimeoutMs?: number;
+}
+
+export class Sessions {
+  private current: Session | undefined;
+  private lastLabel: string | undefined;
+
+  constructor(private readonly options: SessionOptions) {}
+
+  async call(method: string, params: unknown): Promise<CallOutcome> {
+    const notes: string[] = [];
+    const session = await this.ensure(notes);
+    try {
+      await session.ready;
+      const reply = await session.conn.sendRequest(method, params);
+      return { reply, session: info(session), notes };
+    } catch (error) {
+      if (error instanceof ResponseError && !session.closed) return { reply: error, session: info(session), notes };
+      // The connection went away mid-call: whether the edit landed is unknown.
+      session.closed = true;
+      return { reply: lostDuringCall(session, error), session: info(session), notes };
+    }
+  }
+
+  dispose(): void {
+    this.current?.dispose();
+    this.current = undefined;
+  }
+
+  private async ensure(notes: string[]): Promise<Session> {
+    let s = this.current;
+    if (s?.closed) {
+      notes.push(`${s.label} has exited`);
+      s.dispose();
+      this.current = s = undefined;
+    }
+    if (s === undefined || s.mode === 'headless') {
+      const attached = await this.attach();
+      if (attached) {
+        if (s) s.dispose();
+        this.current = s = attached;
+      }
+    }
+    if (s === undefined) this.current = s = this.headless();
+    if (s.label !== this.lastLabel) {
+      notes.push(s.mode === 'attached' ? `attached to ${s.label}: edits go into the editor's buffers` : `working ${s.label}: no editor attached, edits are written to disk`);
+      this.lastLabel = s.label;
+    }
+    return s;
+  }
+
+  private async attach(): Promise<Session | undefined> {
+    for (const record of matchingEditors(this.options)) {
+      const session = await this.connect(record).catch(() => undefined);
+      if (session) return session;
+    }
+    return undefined;
+  }
+
+  private connect(record: DiscoveryRecord): Promise<Session> {
+    const timeoutMs = this.options.attachTimeoutMs ?? 2000;
+    return new Promise<Session>((resolve, reject) => {
+      const socket = net.connect(record.endpoint);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error('attach timed out'));
+      }, timeoutMs);
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      socket.once('connect', () => {
+        const conn = createMessageConnection(new StreamMessageReader(socket), new StreamMessageWriter(socket));
+        const session: Session = {
+          mode: 'attached',
+          label: `${record.clientName}'s editls (pid ${record.pid})`,
+          pid: record.pid,
+          editor: record.clientName,
+          conn,
+          ready: Promise.resolve(),
+          closed: false,
+          dispose: () => {
+            conn.dispose();
+            socket.destroy();
+          },
+        };
+        // A closed socket does not fail the requests in flight by itself: disposing the connection does.
+        const markClosed = () => {
+          if (session.closed) return;
+          session.closed = true;
+          conn.dispose();
+        };
+        socket.on('close', markClosed);
+        socket.on('error', markClosed);
+        conn.onClose(markClosed);
+        conn.listen();
+        conn.sendRequest(ATTACH_METHOD, { token: record.token, clientInfo: this.options.clientInfo }).then(
+          () => {
+            clearTimeout(timer);
+            resolve(session);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            session.dispose();
+            reject(error);
+          },
+        );
+      });
+    });
+  }
+
+  /** An editls session in this process on the agent's folder: the same server, fed by an in-memory pipe. */
+  private headless(): Session {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    startServer(server);
+    const conn = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    // A minimal client: no buffers, so nothing is ever applied through it.
+    conn.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'editls mcp is headless: no editor is attached' }));
+    conn.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (p.items ?? []).map(() => null));
+    conn.onRequest('window/workDoneProgress/create', () => null);
+    conn.onRequest('client/registerCapability', () => null);
+    conn.onRequest('window/showMessageRequest', () => null);
+    conn.listen();
+    const root = this.options.root;
+    const ready = conn
+      .sendRequest('initialize', {
+        processId: null,
+        clientInfo: { name: `editls mcp (${this.options.clientInfo.name})` },
+        rootUri: pathToFileURL(root).href,
+        workspaceFolders: [{ uri: pathToFileURL(root).href, name: path.basename(root) }],
+        capabilities: { workspace: { workspaceEdit: { documentChanges: true } } },
+      })
+      .then(() => conn.sendNotification('initialized', {}));
+    return {
+      mode: 'headless',
+      label: `headless on ${root}`,
+      conn,
+      ready,
+      closed: false,
+      dispose: () => {
+        conn.dispose();
+        server.dispose();
+      },
+    };
+  }
+}
+
+function info(s: Session): SessionInfo {
+  return { mode: s.mode, label: s.label, ...(s.pid !== undefined ? { pid: s.pid } : {}), ...(s.editor !== undefined ? { editor: s.editor } : {}) };
+}
+
+function lostDuringCall(s: Session, error: unknown): { lost: true; message: string } {
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    lost: true,
+    message: `${s.label} exited during the call (${detail}); the change may or may not have been made — read the file to check before retrying; the next call re-discovers the editor or works headless`,
+  };
+}
