@@ -82,6 +82,9 @@ let exiting = false;
 function exitNow(): void {
   if (exiting) return;
   exiting = true;
+  // A JavaScript signal handler cannot run once process.exit blocks the main thread, and while one
+  // is installed the signal does not end the process: give the watchdog's SIGTERM its default action.
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.removeAllListeners(signal);
   armExitWatchdog();
   process.exit(shutdownReceived ? 0 : 1);
 }
