@@ -4,7 +4,7 @@
 // written to disk under a document the editor has open.
 import { stat } from 'node:fs/promises';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
-import { fail, type Result } from '../core/result.js';
+import { fail, type Failure, type Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/context.js';
@@ -12,6 +12,7 @@ import type { ClientTraits } from '../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
 import type { Settings } from '../settings.js';
 import { writeFileAtomic, writeFilesAtomic, type BatchWrite } from './atomicWrite.js';
+import { mapLimited } from './limited.js';
 import { encodeText, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
@@ -75,10 +76,8 @@ export async function applyChanges(
   // 0. Every closed file bound for disk must still hold what was read before anything changes, so that
   //    a stale file refuses the whole command before the editor sees any of it.
   const diskIdx = routes.flatMap((r, i) => (r === 'disk' ? [i] : []));
-  for (const i of diskIdx) {
-    const unchanged = await diskUnchanged(deps, changes[i]!);
-    if (!unchanged.ok) return unchanged;
-  }
+  const before = await firstFailure(diskIdx, (i) => diskUnchanged(deps, changes[i]!));
+  if (before) return before;
 
   // 1. Editor part first: if the editor refuses, nothing is written to disk.
   const editorIdx = routes.flatMap((r, i) => (r === 'editor' ? [i] : []));
@@ -148,12 +147,12 @@ export async function applyChanges(
   // 2. Disk part: every file re-checked (still closed and unchanged) before any is written, then each
   //    written atomically. A file that changed meanwhile refuses the command: nothing reaches disk, and
   //    the editor part (already applied) is reverted in the editor where its buffers still hold it.
-  for (const i of diskIdx) {
-    const unchanged = await diskUnchanged(deps, changes[i]!);
-    if (!unchanged.ok) {
-      if (editorIdx.length === 0) return unchanged;
+  // (Without an editor part no time passed since the check above; the writes check once more anyway.)
+  if (editorIdx.length > 0) {
+    const stale = await firstFailure(diskIdx, (i) => diskUnchanged(deps, changes[i]!));
+    if (stale) {
       const reverted = await revertEditorPart(deps, changes, editorIdx, form, options.label);
-      return { ...unchanged, message: `${unchanged.message}; ${reverted}` };
+      return { ...stale, message: `${stale.message}; ${reverted}` };
     }
   }
   // Existing files go as one batch when there are several (temp files fsynced concurrently, folders once);
@@ -261,6 +260,15 @@ function refusal(reason: string, changes: readonly PlannedChange[], idx: number[
   );
 }
 
+/** Checks run at once (bounded); the first failure in the changes' order, if any. */
+async function firstFailure(idx: readonly number[], check: (i: number) => Promise<Result<{}>>): Promise<Failure | undefined> {
+  const results = await mapLimited(idx, IO_CONCURRENCY, check);
+  return results.find((r): r is Failure => !r.ok);
+}
+
+/** File system calls in flight at once for a multi-file command's checks. */
+const IO_CONCURRENCY = 16;
+
 /** A closed file bound for disk is still closed and holds what was read (a file to create: nothing to check). */
 async function diskUnchanged(deps: ApplyDeps, c: PlannedChange): Promise<Result<{}>> {
   const { resolved } = c.snapshot;
@@ -345,12 +353,14 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
 
 /** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
 async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): Promise<Result<{ notes: string[] }>> {
-  const writes: BatchWrite[] = [];
   for (const c of cs) {
     if (deps.documents.getByPath(c.snapshot.resolved.absPath)) {
       return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);
     }
-    const item = await diskWrite(deps, c);
+  }
+  const items = await mapLimited(cs, IO_CONCURRENCY, (c) => diskWrite(deps, c));
+  const writes: BatchWrite[] = [];
+  for (const item of items) {
     if (!item.ok) return item;
     writes.push(item.write);
   }

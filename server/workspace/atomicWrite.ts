@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fail, type Failure, type Result } from '../core/result.js';
 import { fileStamp, readWhole } from './fileCodec.js';
 import { pinFolder, removeFolders, type PinnedFolder } from './pinnedFolder.js';
+import { mapLimited } from './limited.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits of the written file; default: the existing file's mode, else 0o666 minus umask. */
@@ -282,8 +283,8 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
     for (const folder of folders.values()) await folder.sync();
     const notes: string[] = [];
     let verifyFailure: Failure | undefined;
-    for (const p of published) {
-      const v = await verifyReplaced(p.s, p.original, p.before);
+    const verified = await mapLimited(published, BATCH_CONCURRENCY, (p) => verifyReplaced(p.s, p.original, p.before));
+    for (const v of verified) {
       if (v.ok) notes.push(...v.notes);
       else verifyFailure ??= v;
     }

@@ -14,6 +14,7 @@ import { SearchCollector, type FileHits, type SearchLine } from '../core/search/
 import type { CompiledGlob } from '../core/search/glob.js';
 import { decodeBytesLine, stripTerminator, utf16OffsetsOfUtf8 } from '../core/search/lineText.js';
 import { comparePaths } from '../core/search/pathOrder.js';
+import { eachLimited } from './limited.js';
 import { readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
@@ -390,15 +391,6 @@ function isInside(child: string, parent: string): boolean {
 
 /** Reads and writes of buffers' files in flight at once (the thread pool has four threads). */
 const IO_CONCURRENCY = 8;
-
-/** Runs `work(0..count-1)`, at most `limit` at a time. */
-async function eachLimited(count: number, limit: number, work: (i: number) => Promise<unknown> | undefined): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
-}
 
 async function isSpecialFile(abs: string): Promise<boolean> {
   try {
