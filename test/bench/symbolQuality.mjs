@@ -112,6 +112,8 @@ function counted(tag) {
   if (!rule) return false;
   // JavaScript object literals that ctags takes for classes (`const params = {`), and its names for anonymous functions.
   if (tag.language === 'JavaScript' && (tag.name.startsWith('AnonymousFunction') || (tag.kind === 'class' && !/\bclass\b/.test(tag.pattern ?? '')))) return false;
+  // `export { type A, type B }` re-exports, which ctags tags as aliases.
+  if (tag.language === 'TypeScript' && tag.kind === 'alias' && /\b(?:export|import)\s*(?:type\s*)?\{/.test(tag.pattern ?? '')) return false;
   if (rule.kinds.includes(tag.kind)) return true;
   // ctags leaves some locals without a scope (TypeScript, JavaScript): module level is also column 0 there.
   if (rule.topLevel?.includes(tag.kind)) return tag.scope === undefined && (tag.language === 'Python' || /^\/\^[^ \t]/.test(tag.pattern ?? ''));

@@ -505,3 +505,24 @@ describe('ranking', () => {
     );
   });
 });
+
+/** Lines in, definitions out (issue 14: recall against ctags, false symbols); each definition's line also passes the prefilter. */
+function table(cases: [string, string, string[]][]): void {
+  for (const [name, text, want] of cases) {
+    expect(describeSymbols(name, text), `${name}: ${text}`).toEqual(want);
+    const lines = text.split('\n');
+    for (const s of extractSymbols(languageOf(name)!, text)) expect(PREFILTER_JS.test(lines[s.line]!), `${name}: ${lines[s.line]}`).toBe(true);
+  }
+}
+
+describe('issue 14: definitions ctags finds, and no definitions inside strings', () => {
+  it('TypeScript: interface and declare class member signatures, members with nested parentheses', () => {
+    table([
+      ['a.d.ts', 'interface Navigator {\n    requestMediaKeySystemAccess(keySystem: string, supportedConfigurations: MediaKeySystemConfiguration[]): Promise<MediaKeySystemAccess>;\n    close?(): Promise<unknown> | void;\n    addEventListener<K extends keyof M>(type: K, listener: (this: X, ev: M[K]) => any, options?: boolean): void;\n    readonly length: number;\n}\n', ['1 interface Navigator', '2 method requestMediaKeySystemAccess (Navigator)', '3 method close (Navigator)', '4 method addEventListener (Navigator)']],
+      ['a.d.ts', 'declare class Socket {\n    static connect(port: number): Socket;\n    private write(data: string | Uint8Array, cb?: (err?: Error) => void): boolean;\n}\n', ['1 class Socket', '2 method connect (Socket)', '3 method write (Socket)']],
+      ['a.ts', 'class Sprite {\n  constructor( material = new SpriteMaterial() ) {\n  }\n  multiplex(subMsg: () => any, unsubMsg: () => any) {\n    someFn(function () {\n    describe("x", () => {\n    run(a);\n  }\n}\n', ['1 class Sprite', '2 constructor constructor (Sprite)', '4 method multiplex (Sprite)']],
+      ['a.d.ts', 'declare class Ajv {\n    constructor(opts?: Options);\n}\n', ['1 class Ajv', '2 constructor constructor (Ajv)']],
+      ['a.js', '  const Inner = class {\n  };\nvar Scheduler = class Scheduler {\n\twaitOne(customAct) {\n\t}\n\tget size() {\n\t}\n};\nParser.prototype.comment = async function() {\n};\n', ['1 class Inner', '3 class Scheduler', '4 method waitOne (Scheduler)', '6 method size (Scheduler)', '9 method comment (Parser)']],
+    ]);
+  });
+});

@@ -108,6 +108,9 @@ const typescript: Language = {
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+(?<name>{JSID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?namespace\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?declare\s+module\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['module'], kind: 'module', scope: 'block' },
+    // Class expressions `var X = class X {` (bundlers write classes so) and prototype methods `A.prototype.m = function`.
+    { re: re(String.raw`^\s*(?:export\s+)?(?:const|let|var)\s+(?<name>{JSID})\s*=\s*class\b`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*(?<owner>{JSID})\.prototype\.(?<name>{JSID})\s*=\s*(?:async\s+)?function\b`), hint: ['prototype'], kind: 'method' },
     {
       re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+(?<name>{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>)`), hint: ['='],
       kind: 'function',
@@ -116,7 +119,11 @@ const typescript: Language = {
     { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?const\s+(?<name>{JSID})\s*[:=]`), hint: ['const'], kind: 'constant', topLevel: true },
     { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:let|var)\s+(?<name>{JSID})\s*[:=;]`), hint: ['let', 'var'], kind: 'variable', topLevel: true },
     // Class members: methods `name(args) {` and arrow-function fields `name = (args) =>`.
-    { re: re(String.raw`^\s+${TS_MODS}(?:\*\s*)?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\([^()]*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
+    // Parameters may hold one level of parentheses (`a = new M()`, `f: () => any`): a call ending in a callback (`run(function () {`) has no closing one.
+    { re: re(String.raw`^\s+${TS_MODS}(?:\*\s*)?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
+    // Member signatures of interfaces, declare classes and abstract or overloaded methods: `name?<T>(params): Type;` (the return type tells them from a call statement).
+    { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\??\s*(?:<.*>)?\s*\(.*\)\s*:.*;\s*$`), hint: [';'], kind: 'method', member: true, shape: true },
+    { re: re(String.raw`^\s+(?:(?:public|private|protected)\s+)?(?<name>constructor)\s*\(.*\)\s*;\s*$`), hint: ['constructor'], kind: 'method', member: true },
     { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>`), hint: ['=>'], kind: 'method', member: true, shape: true },
   ],
 };
@@ -421,9 +428,13 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   // Class members in TypeScript/JavaScript as the member rule has them: modifiers, a blank or
   // not before the parameters (`name (a) {` is the StandardJS style), `;` and `{` inside them,
   // nested generics. The statements that take the same shape are left out by name.
-  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\([^()]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\((?:[^()]|\([^()]*\))*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+  // TypeScript member signatures (`name?<T>(params): Type;`).
+  String.raw`^[ \t]+${TS_MEMBER_MODS}#?${PF_ID_REST}+\??[ \t]*(?:<.*>)?[ \t]*\(.*\)[ \t]*:.*;[ \t]*$`,
   String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
-  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w.]|[^\x00-\x7f])+[ \t]*=[ \t]*function\b`,
+  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w$.]|[^\x00-\x7f])+[ \t]*=[ \t]*(?:async[ \t]+)?function\b`,
+  String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
+  String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
   String.raw`^[ \t]*define\(`,
 ];
 
