@@ -126,7 +126,8 @@ function runCtags(corpus, tmp) {
   const list = path.join(tmp, `${corpus.id}.list`);
   const out = path.join(tmp, `${corpus.id}.tags`);
   writeFileSync(list, corpus.files.join('\n') + '\n');
-  const flags = ['--output-format=json', '--fields=+nKzsZl', '-f', out, '-L', list];
+  // Prototypes (off by default) only confirm editls symbols: the kind is not counted for recall.
+  const flags = ['--output-format=json', '--fields=+nKzsZl', '--kinds-C=+p', '--kinds-C++=+p', '-f', out, '-L', list];
   if (corpus.force) flags.unshift(`--language-force=${corpus.force}`);
   const t0 = performance.now();
   const r = spawnSync('ctags', flags, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });

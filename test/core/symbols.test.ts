@@ -31,6 +31,7 @@ const EXPECTED: Record<string, string[]> = {
     '5 typeParameter size_type',
     '7 struct node',
     '11 struct list',
+    '13 typeParameter list_t',
     '15 enum color',
     '17 function helper',
     '26 function main',
@@ -523,6 +524,14 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
       ['a.ts', 'class Sprite {\n  constructor( material = new SpriteMaterial() ) {\n  }\n  multiplex(subMsg: () => any, unsubMsg: () => any) {\n    someFn(function () {\n    describe("x", () => {\n    run(a);\n  }\n}\n', ['1 class Sprite', '2 constructor constructor (Sprite)', '4 method multiplex (Sprite)']],
       ['a.d.ts', 'declare class Ajv {\n    constructor(opts?: Options);\n}\n', ['1 class Ajv', '2 constructor constructor (Ajv)']],
       ['a.js', '  const Inner = class {\n  };\nvar Scheduler = class Scheduler {\n\twaitOne(customAct) {\n\t}\n\tget size() {\n\t}\n};\nParser.prototype.comment = async function() {\n};\n', ['1 class Inner', '3 class Scheduler', '4 method waitOne (Scheduler)', '6 method size (Scheduler)', '9 method comment (Parser)']],
+    ]);
+  });
+
+  it('C: the typedef name after the closing brace, function-pointer and macro-wrapped typedefs (not their return type)', () => {
+    table([
+      ['a.h', 'typedef struct {\n  float width;\n} YGSize;\ntypedef enum {\n  A,\n} Mode, *PMode;\n', ['3 typeParameter YGSize', '6 typeParameter Mode']],
+      ['a.h', 'typedef void (APIENTRYP PFNGLDEPTHMASKPROC) (GLboolean flag);\ntypedef int (*X509_LOOKUP_get_by_fingerprint_fn)(X509_LOOKUP *ctx,\n    int type);\ntypedef STACK_OF(OSSL_CRMF_MSG) OSSL_CRMF_MSGS;\n', ['1 typeParameter PFNGLDEPTHMASKPROC', '2 typeParameter X509_LOOKUP_get_by_fingerprint_fn', '4 typeParameter OSSL_CRMF_MSGS']],
+      ['a.c', 'int main(void) {\n  do {\n  } while (x);\n  if (a) {\n  } else {\n  }\n  return 0;\n}\n', ['1 function main']],
     ]);
   });
 });

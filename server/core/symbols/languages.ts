@@ -187,7 +187,11 @@ const cpp: Language = {
     { re: re(String.raw`^\s*namespace\s+(?<name>{ID}(?:::{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})\(`), hint: ['define'], kind: 'function' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
-    { re: re(String.raw`^\s*typedef\s+[^;()]*?\b(?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
+    // Function-pointer typedefs name `(*Name)` or `(MACRO Name)`, not their return type; macro-wrapped types (`STACK_OF(X) Name;`).
+    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*\(`), hint: ['typedef'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
+    // The name after the closing brace of `typedef struct {...} Name;` (the first of `} Name, *PName;`).
+    { re: re(String.raw`^\s*\}\s*(?<name>{ID})\s*[;,]`), hint: ['}'], kind: 'typeParameter', shape: true },
     { re: re(String.raw`^\s*using\s+(?<name>{ID})\s*=`), hint: ['using'], kind: 'typeParameter' },
     // Out-of-line methods `Type Class::name(` and constructors `Class::Class(`.
     { re: re(String.raw`^(?:[\w:<>,*&~]+\s+[*&]*)*(?<owner>{ID})::(?<name>~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true },
@@ -413,6 +417,7 @@ const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly
 export const PREFILTER_BRANCHES: readonly string[] = [
   String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
+  String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^[A-Z][A-Z0-9_]*=`,
   String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
