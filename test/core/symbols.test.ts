@@ -111,6 +111,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'sample.py': [
     '3 constant MAX_RETRIES',
+    '4 variable timeout',
     '6 class Server',
     '9 method __init__ (Server)',
     '12 method serve (Server)',
@@ -532,6 +533,12 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
       ['a.h', 'typedef struct {\n  float width;\n} YGSize;\ntypedef enum {\n  A,\n} Mode, *PMode;\n', ['3 typeParameter YGSize', '6 typeParameter Mode']],
       ['a.h', 'typedef void (APIENTRYP PFNGLDEPTHMASKPROC) (GLboolean flag);\ntypedef int (*X509_LOOKUP_get_by_fingerprint_fn)(X509_LOOKUP *ctx,\n    int type);\ntypedef STACK_OF(OSSL_CRMF_MSG) OSSL_CRMF_MSGS;\n', ['1 typeParameter PFNGLDEPTHMASKPROC', '2 typeParameter X509_LOOKUP_get_by_fingerprint_fn', '4 typeParameter OSSL_CRMF_MSGS']],
       ['a.c', 'int main(void) {\n  do {\n  } while (x);\n  if (a) {\n  } else {\n  }\n  return 0;\n}\n', ['1 function main']],
+    ]);
+  });
+
+  it('Python: module-level variables in any case', () => {
+    table([
+      ['a.py', 'import os\nuses_query = [\n    "x",\n]\n_urlopener = None\nMAX = 3\nx == y\ndef f():\n    local = 1\n', ['2 variable uses_query', '5 variable _urlopener', '6 constant MAX', '8 function f']],
     ]);
   });
 });

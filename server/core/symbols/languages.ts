@@ -135,6 +135,8 @@ const python: Language = {
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^(?<name>[A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'constant', topLevel: true },
+    // Module-level variables in any case (ctags and Python language servers list them).
+    { re: re(String.raw`^(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
   ],
 };
 
@@ -420,6 +422,7 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^[A-Z][A-Z0-9_]*=`,
+  String.raw`^${PF_ID_REST}+[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
   String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?${PF_ID_REST}+[ \t]*:`,
   String.raw`^[ \t]*const[ \t]+(?:[\w<>\[\],.?]|[^\x00-\x7f])+[ \t]+${PF_ID_REST}+[ \t]*=`,
