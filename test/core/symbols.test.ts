@@ -22,6 +22,7 @@ const EXPECTED: Record<string, string[]> = {
     '14 method run (Sample)',
     '20 method wrap (Sample)',
     '24 interface Listener (Sample)',
+    '25 method onEvent (Listener)',
     '28 enum Level (Sample)',
     '30 class Pair (Sample)',
   ],
@@ -539,6 +540,13 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
   it('Python: module-level variables in any case', () => {
     table([
       ['a.py', 'import os\nuses_query = [\n    "x",\n]\n_urlopener = None\nMAX = 3\nx == y\ndef f():\n    local = 1\n', ['2 variable uses_query', '5 variable _urlopener', '6 constant MAX', '8 function f']],
+    ]);
+  });
+
+  it('Java: abstract and interface declarations ending in `;`, package-private constructors, one-line bodies; statements in bodies are not members', () => {
+    table([
+      ['A.java', 'public interface DataInput {\n    byte readByte() throws IOException;\n    <T> List<T> all(Class<T> c);\n}\n', ['1 interface DataInput', '2 method readByte (DataInput)', '3 method all (DataInput)']],
+      ['A.java', 'public final class SocketPermission {\n    SocketPermission(String host, int mask) {\n        init(host, mask);\n        throw new Error(x);\n        return foo(x);\n    }\n    public Cleaner cleaner() { return null; }\n    abstract void close();\n    native int read0(long fd);\n}\n', ['1 class SocketPermission', '2 constructor SocketPermission (SocketPermission)', '7 method cleaner (SocketPermission)', '8 method close (SocketPermission)', '9 method read0 (SocketPermission)']],
     ]);
   });
 });

@@ -212,12 +212,17 @@ const java: Language = {
     { re: re(String.raw`^\s*${JAVA_MODS}@?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}static\s+final\s+[\w<>\[\],.?\s]+?\s+(?<name>[A-Z][A-Z0-9_]*)\s*=`), hint: ['final'], kind: 'constant' },
-    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true },
+    // Methods and constructors open a block, so that the statements of their bodies are never members.
+    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true, scope: 'block' },
+    // A package-private constructor: `Name(params) {` named as its class (anything else of that shape is no Java member).
+    { re: re(String.raw`^\s+(?<name>{ID})\s*\([^;]*\)\s*(?:throws\s+[^;{]*)?\{\s*$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, scope: 'block' },
     {
-      re: re(String.raw`^\s*${JAVA_MODS}(?:<[^>]+>\s+)?[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\[\])*\s+(?<name>{ID})\s*\([^;=]*$`), hint: ['('],
+      // The header ends the line (the body follows), holds the whole one-line body, or ends in `;` (abstract, interface, native).
+      re: re(String.raw`^\s*${JAVA_MODS}(?:<[^>]+>\s+)?[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\[\])*\s+(?<name>{ID})\s*\((?:[^;=]*$|[^;{]*\)[^;{]*\{.*\}\s*$|[^;={]*\)\s*(?:throws\s+[^;={]*)?;\s*$)`), hint: ['('],
       kind: 'method',
       member: true,
       shape: true,
+      scope: 'block',
     },
   ],
 };
@@ -420,6 +425,8 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
+  // Java abstract, interface and native method declarations (`byte readByte() throws IOException;`).
+  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@](?:[\w$ \t<>\[\],.?@]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\([^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^[A-Z][A-Z0-9_]*=`,
   String.raw`^${PF_ID_REST}+[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
