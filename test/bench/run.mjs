@@ -6,6 +6,7 @@ import { runSearchBench } from './searchBench.mjs';
 import { runSearchAndReplaceBench } from './searchAndReplaceBench.mjs';
 import { runReplaceInFilesBench } from './replaceInFilesBench.mjs';
 import { runMcpBench } from './mcpBench.mjs';
+import { runSymbolQuality } from './symbolQuality.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
@@ -14,6 +15,7 @@ results.push(...(await runSearchBench()));
 results.push(...(await runSearchAndReplaceBench()));
 results.push(...(await runReplaceInFilesBench()));
 results.push(...(await runMcpBench()));
+results.push(...(await runSymbolQuality({ print: false })));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');

@@ -22,6 +22,7 @@ const EXPECTED: Record<string, string[]> = {
     '14 method run (Sample)',
     '20 method wrap (Sample)',
     '24 interface Listener (Sample)',
+    '25 method onEvent (Listener)',
     '28 enum Level (Sample)',
     '30 class Pair (Sample)',
   ],
@@ -31,6 +32,7 @@ const EXPECTED: Record<string, string[]> = {
     '5 typeParameter size_type',
     '7 struct node',
     '11 struct list',
+    '13 typeParameter list_t',
     '15 enum color',
     '17 function helper',
     '26 function main',
@@ -110,6 +112,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'sample.py': [
     '3 constant MAX_RETRIES',
+    '4 variable timeout',
     '6 class Server',
     '9 method __init__ (Server)',
     '12 method serve (Server)',
@@ -503,5 +506,47 @@ describe('ranking', () => {
       }),
       { numRuns: 200, seed: 5 },
     );
+  });
+});
+
+/** Lines in, definitions out (issue 14: recall against ctags, false symbols); each definition's line also passes the prefilter. */
+function table(cases: [string, string, string[]][]): void {
+  for (const [name, text, want] of cases) {
+    expect(describeSymbols(name, text), `${name}: ${text}`).toEqual(want);
+    const lines = text.split('\n');
+    for (const s of extractSymbols(languageOf(name)!, text)) expect(PREFILTER_JS.test(lines[s.line]!), `${name}: ${lines[s.line]}`).toBe(true);
+  }
+}
+
+describe('issue 14: definitions ctags finds, and no definitions inside strings', () => {
+  it('TypeScript: interface and declare class member signatures, members with nested parentheses', () => {
+    table([
+      ['a.d.ts', 'interface Navigator {\n    requestMediaKeySystemAccess(keySystem: string, supportedConfigurations: MediaKeySystemConfiguration[]): Promise<MediaKeySystemAccess>;\n    close?(): Promise<unknown> | void;\n    addEventListener<K extends keyof M>(type: K, listener: (this: X, ev: M[K]) => any, options?: boolean): void;\n    readonly length: number;\n}\n', ['1 interface Navigator', '2 method requestMediaKeySystemAccess (Navigator)', '3 method close (Navigator)', '4 method addEventListener (Navigator)']],
+      ['a.d.ts', 'declare class Socket {\n    static connect(port: number): Socket;\n    private write(data: string | Uint8Array, cb?: (err?: Error) => void): boolean;\n}\n', ['1 class Socket', '2 method connect (Socket)', '3 method write (Socket)']],
+      ['a.ts', 'class Sprite {\n  constructor( material = new SpriteMaterial() ) {\n  }\n  multiplex(subMsg: () => any, unsubMsg: () => any) {\n    someFn(function () {\n    describe("x", () => {\n    run(a);\n  }\n}\n', ['1 class Sprite', '2 constructor constructor (Sprite)', '4 method multiplex (Sprite)']],
+      ['a.d.ts', 'declare class Ajv {\n    constructor(opts?: Options);\n}\n', ['1 class Ajv', '2 constructor constructor (Ajv)']],
+      ['a.js', '  const Inner = class {\n  };\nvar Scheduler = class Scheduler {\n\twaitOne(customAct) {\n\t}\n\tget size() {\n\t}\n};\nParser.prototype.comment = async function() {\n};\n', ['1 class Inner', '3 class Scheduler', '4 method waitOne (Scheduler)', '6 method size (Scheduler)', '9 method comment (Parser)']],
+    ]);
+  });
+
+  it('C: the typedef name after the closing brace, function-pointer and macro-wrapped typedefs (not their return type)', () => {
+    table([
+      ['a.h', 'typedef struct {\n  float width;\n} YGSize;\ntypedef enum {\n  A,\n} Mode, *PMode;\n', ['3 typeParameter YGSize', '6 typeParameter Mode']],
+      ['a.h', 'typedef void (APIENTRYP PFNGLDEPTHMASKPROC) (GLboolean flag);\ntypedef int (*X509_LOOKUP_get_by_fingerprint_fn)(X509_LOOKUP *ctx,\n    int type);\ntypedef STACK_OF(OSSL_CRMF_MSG) OSSL_CRMF_MSGS;\n', ['1 typeParameter PFNGLDEPTHMASKPROC', '2 typeParameter X509_LOOKUP_get_by_fingerprint_fn', '4 typeParameter OSSL_CRMF_MSGS']],
+      ['a.c', 'int main(void) {\n  do {\n  } while (x);\n  if (a) {\n  } else {\n  }\n  return 0;\n}\n', ['1 function main']],
+    ]);
+  });
+
+  it('Python: module-level variables in any case', () => {
+    table([
+      ['a.py', 'import os\nuses_query = [\n    "x",\n]\n_urlopener = None\nMAX = 3\nx == y\ndef f():\n    local = 1\n', ['2 variable uses_query', '5 variable _urlopener', '6 constant MAX', '8 function f']],
+    ]);
+  });
+
+  it('Java: abstract and interface declarations ending in `;`, package-private constructors, one-line bodies; statements in bodies are not members', () => {
+    table([
+      ['A.java', 'public interface DataInput {\n    byte readByte() throws IOException;\n    <T> List<T> all(Class<T> c);\n}\n', ['1 interface DataInput', '2 method readByte (DataInput)', '3 method all (DataInput)']],
+      ['A.java', 'public final class SocketPermission {\n    SocketPermission(String host, int mask) {\n        init(host, mask);\n        throw new Error(x);\n        return foo(x);\n    }\n    public Cleaner cleaner() { return null; }\n    abstract void close();\n    native int read0(long fd);\n}\n', ['1 class SocketPermission', '2 constructor SocketPermission (SocketPermission)', '7 method cleaner (SocketPermission)', '8 method close (SocketPermission)', '9 method read0 (SocketPermission)']],
+    ]);
   });
 });

@@ -108,6 +108,9 @@ const typescript: Language = {
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+(?<name>{JSID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?namespace\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?declare\s+module\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['module'], kind: 'module', scope: 'block' },
+    // Class expressions `var X = class X {` (bundlers write classes so) and prototype methods `A.prototype.m = function`.
+    { re: re(String.raw`^\s*(?:export\s+)?(?:const|let|var)\s+(?<name>{JSID})\s*=\s*class\b`), hint: ['class'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*(?<owner>{JSID})\.prototype\.(?<name>{JSID})\s*=\s*(?:async\s+)?function\b`), hint: ['prototype'], kind: 'method' },
     {
       re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+(?<name>{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>)`), hint: ['='],
       kind: 'function',
@@ -116,7 +119,11 @@ const typescript: Language = {
     { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?const\s+(?<name>{JSID})\s*[:=]`), hint: ['const'], kind: 'constant', topLevel: true },
     { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:let|var)\s+(?<name>{JSID})\s*[:=;]`), hint: ['let', 'var'], kind: 'variable', topLevel: true },
     // Class members: methods `name(args) {` and arrow-function fields `name = (args) =>`.
-    { re: re(String.raw`^\s+${TS_MODS}(?:\*\s*)?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\([^()]*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
+    // Parameters may hold one level of parentheses (`a = new M()`, `f: () => any`): a call ending in a callback (`run(function () {`) has no closing one.
+    { re: re(String.raw`^\s+${TS_MODS}(?:\*\s*)?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
+    // Member signatures of interfaces, declare classes and abstract or overloaded methods: `name?<T>(params): Type;` (the return type tells them from a call statement).
+    { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\??\s*(?:<.*>)?\s*\(.*\)\s*:.*;\s*$`), hint: [';'], kind: 'method', member: true, shape: true },
+    { re: re(String.raw`^\s+(?:(?:public|private|protected)\s+)?(?<name>constructor)\s*\(.*\)\s*;\s*$`), hint: ['constructor'], kind: 'method', member: true },
     { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>`), hint: ['=>'], kind: 'method', member: true, shape: true },
   ],
 };
@@ -128,6 +135,8 @@ const python: Language = {
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^(?<name>[A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'constant', topLevel: true },
+    // Module-level variables in any case (ctags and Python language servers list them).
+    { re: re(String.raw`^(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
   ],
 };
 
@@ -180,7 +189,11 @@ const cpp: Language = {
     { re: re(String.raw`^\s*namespace\s+(?<name>{ID}(?:::{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})\(`), hint: ['define'], kind: 'function' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
-    { re: re(String.raw`^\s*typedef\s+[^;()]*?\b(?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
+    // Function-pointer typedefs name `(*Name)` or `(MACRO Name)`, not their return type; macro-wrapped types (`STACK_OF(X) Name;`).
+    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*\(`), hint: ['typedef'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
+    // The name after the closing brace of `typedef struct {...} Name;` (the first of `} Name, *PName;`).
+    { re: re(String.raw`^\s*\}\s*(?<name>{ID})\s*[;,]`), hint: ['}'], kind: 'typeParameter', shape: true },
     { re: re(String.raw`^\s*using\s+(?<name>{ID})\s*=`), hint: ['using'], kind: 'typeParameter' },
     // Out-of-line methods `Type Class::name(` and constructors `Class::Class(`.
     { re: re(String.raw`^(?:[\w:<>,*&~]+\s+[*&]*)*(?<owner>{ID})::(?<name>~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true },
@@ -199,12 +212,17 @@ const java: Language = {
     { re: re(String.raw`^\s*${JAVA_MODS}@?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}static\s+final\s+[\w<>\[\],.?\s]+?\s+(?<name>[A-Z][A-Z0-9_]*)\s*=`), hint: ['final'], kind: 'constant' },
-    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true },
+    // Methods and constructors open a block, so that the statements of their bodies are never members.
+    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true, scope: 'block' },
+    // A package-private constructor: `Name(params) {` named as its class (anything else of that shape is no Java member).
+    { re: re(String.raw`^\s+(?<name>{ID})\s*\([^;]*\)\s*(?:throws\s+[^;{]*)?\{\s*$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, scope: 'block' },
     {
-      re: re(String.raw`^\s*${JAVA_MODS}(?:<[^>]+>\s+)?[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\[\])*\s+(?<name>{ID})\s*\([^;=]*$`), hint: ['('],
+      // The header ends the line (the body follows), holds the whole one-line body, or ends in `;` (abstract, interface, native).
+      re: re(String.raw`^\s*${JAVA_MODS}(?:<[^>]+>\s+)?[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\[\])*\s+(?<name>{ID})\s*\((?:[^;=]*$|[^;{]*\)[^;{]*\{.*\}\s*$|[^;={]*\)\s*(?:throws\s+[^;={]*)?;\s*$)`), hint: ['('],
       kind: 'method',
       member: true,
       shape: true,
+      scope: 'block',
     },
   ],
 };
@@ -406,8 +424,12 @@ const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly
 export const PREFILTER_BRANCHES: readonly string[] = [
   String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
+  String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
+  // Java abstract, interface and native method declarations (`byte readByte() throws IOException;`).
+  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@](?:[\w$ \t<>\[\],.?@]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\([^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^[A-Z][A-Z0-9_]*=`,
+  String.raw`^${PF_ID_REST}+[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
   String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?${PF_ID_REST}+[ \t]*:`,
   String.raw`^[ \t]*const[ \t]+(?:[\w<>\[\],.?]|[^\x00-\x7f])+[ \t]+${PF_ID_REST}+[ \t]*=`,
@@ -421,9 +443,13 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   // Class members in TypeScript/JavaScript as the member rule has them: modifiers, a blank or
   // not before the parameters (`name (a) {` is the StandardJS style), `;` and `{` inside them,
   // nested generics. The statements that take the same shape are left out by name.
-  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\([^()]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\((?:[^()]|\([^()]*\))*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+  // TypeScript member signatures (`name?<T>(params): Type;`).
+  String.raw`^[ \t]+${TS_MEMBER_MODS}#?${PF_ID_REST}+\??[ \t]*(?:<.*>)?[ \t]*\(.*\)[ \t]*:.*;[ \t]*$`,
   String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
-  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w.]|[^\x00-\x7f])+[ \t]*=[ \t]*function\b`,
+  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w$.]|[^\x00-\x7f])+[ \t]*=[ \t]*(?:async[ \t]+)?function\b`,
+  String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
+  String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
   String.raw`^[ \t]*define\(`,
 ];
 
