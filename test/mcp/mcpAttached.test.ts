@@ -153,7 +153,10 @@ describe('attached: review mode', () => {
     }
     expect(s.editor.bufferText('r.txt')).toBe('keep this\n');
     expect(s.editor.appliedEdits).toHaveLength(0);
-    expect(s.editor.diagnostics.get(s.editor.uri('r.txt')) ?? []).toEqual([]);
+    // The hints' clearing reaches the editor on its own connection, not with the agent's answer: wait for it.
+    const uri = s.editor.uri('r.txt');
+    for (let waited = 0; waited < 3000 && (s.editor.diagnostics.get(uri) ?? []).length > 0; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(s.editor.diagnostics.get(uri) ?? []).toEqual([]);
   });
 
   it('no answer within reviewTimeoutMs: apply_rejected (timeout); a later apply_preview of the preview is also reviewed', async () => {
