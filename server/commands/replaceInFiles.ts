@@ -17,6 +17,8 @@ const ID = 'editls.replaceInFiles';
 const DEFAULT_MAX_FILES = 1000;
 /** Diffs of all files together are cut around this size (each file gets its share, at least 2,000 characters). */
 const TOTAL_DIFF_CHARS = 200_000;
+/** Files read ahead of the one being matched. */
+const READ_AHEAD = 16;
 /** Progress shows when the command takes longer than this (a client-sent token shows at once). */
 const PROGRESS_DELAY_MS = 300;
 
@@ -96,9 +98,13 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
           const changes: PlannedChange[] = [];
           let scanned = 0;
           let matches = 0;
+          // Files are read a few ahead of the one being matched (reads wait on I/O, matching on the CPU).
+          const ahead: Promise<Awaited<ReturnType<Context['snapshot']>>>[] = [];
+          let fetched = 0;
           for (const target of targets) {
             if (signal.aborted) return cancelled();
-            const snapshot = await ctx.snapshot(target);
+            while (fetched < targets.length && ahead.length < READ_AHEAD) ahead.push(ctx.snapshot(targets[fetched++]!));
+            const snapshot = await ahead.shift()!;
             scanned++;
             if (!snapshot.ok) {
               skipped.push({ path: target.relPath, reason: `${snapshot.kind}: ${snapshot.message}` });

@@ -280,7 +280,7 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
       }
       published.push({ s: s!, ...(r.original ? { original: r.original } : {}), ...(r.before ? { before: r.before } : {}) });
     }
-    for (const folder of folders.values()) await folder.sync();
+    await mapLimited([...folders.values()], BATCH_CONCURRENCY, (folder) => folder.sync());
     const notes: string[] = [];
     let verifyFailure: Failure | undefined;
     const verified = await mapLimited(published, BATCH_CONCURRENCY, (p) => verifyReplaced(p.s, p.original, p.before));
