@@ -1,5 +1,6 @@
 // The preview hint's wording: a reader should recognise the change (whole words, or the changed line
 // when no word changes), not the minimal span the edit carries (Hello -> Hey is not "llo" -> "y").
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeChange, previewDiagnostics } from '../../server/protocol/previewProto.js';
 
@@ -38,5 +39,27 @@ describe('preview hints describe whole words', () => {
     const t0 = performance.now();
     expect(describeChange(text, { start: 500_000, end: 500_001, newText: 'y' })).toBe(`replace "${'x'.repeat(39)}…" with "${'x'.repeat(39)}…"`);
     expect(performance.now() - t0).toBeLessThan(50);
+  });
+});
+
+describe('preview hints on any text', () => {
+  it('are one line of bounded length and never throw (surrogates, CRLF, lone halves)', () => {
+    const alphabet = fc.constantFrom('a', 'Z', '_', '1', ' ', '\t', '\n', '\r', 'é', '名', '😀', '\ud800', '\udc00', '-', '.');
+    const textAndEdit = fc
+      .array(alphabet, { maxLength: 60 })
+      .map((cs) => cs.join(''))
+      .chain((text) =>
+        fc.tuple(fc.constant(text), fc.nat({ max: text.length }), fc.nat({ max: text.length }), fc.array(alphabet, { maxLength: 10 }).map((cs) => cs.join(''))),
+      );
+    fc.assert(
+      fc.property(textAndEdit, ([text, a, b, newText]) => {
+        const [start, end] = a <= b ? [a, b] : [b, a];
+        if (start === end && newText === '') return;
+        const d = describeChange(text, { start, end, newText });
+        expect(d).not.toMatch(/[\r\n]/);
+        expect([...d].length).toBeLessThanOrEqual(100);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
