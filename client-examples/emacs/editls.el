@@ -1,14 +1,24 @@
 ;;; editls.el --- editls with Eglot or lsp-mode  -*- lexical-binding: t; -*-
 
-;; Load this file (or copy the parts you need) after setting `editls-command'.  Tested headless in
-;; editls's CI with Emacs 28.2 + Eglot 1.9 and lsp-mode 8.0.0 (Debian bookworm).
+;; Install editls (`npm install -g editls' puts `editls' on PATH), then load this file from your
+;; init file, e.g. (load "/path/to/editls.el").  Without a global install set `editls-command' to
+;; ("npx" "editls" "--stdio") in a project that has editls installed, or to
+;; ("node" "/path/to/editls/dist/editls.js" "--stdio") for a checkout.  Tested headless in editls's
+;; CI with Emacs 28.2 + Eglot 1.9 and lsp-mode 8.0.0 (Debian bookworm).
 ;;
-;; Eglot runs ONE server per buffer: with the registration below editls serves `text-mode' buffers
-;; (and any mode you add to `editls-eglot-modes'), instead of another server for those modes.
-;; lsp-mode runs editls as an add-on next to the language's own server.
+;; Starting it: in a file's buffer, M-x eglot (or M-x lsp for lsp-mode).  To start it by itself, add
+;; to your init file (add-hook 'text-mode-hook #'eglot-ensure) or (add-hook 'text-mode-hook #'lsp).
+;;
+;; Eglot runs ONE server per buffer: editls serves the modes in `editls-eglot-modes' (default
+;; `text-mode' and `fundamental-mode', which is what Emacs 28 opens files it has no mode for in,
+;; e.g. .ts), instead of another server for those modes.  Set it with setq or Customize, before or
+;; after loading this file: it is read again whenever Eglot starts.
+;; lsp-mode runs editls as an add-on next to the language's own server, in every buffer; it comes
+;; back after `revert-buffer' (lsp-mode 8 drops it when the major mode is re-run).
 ;;
 ;; Commands:
-;;   M-x editls-replace         replace in the current file (active region = those lines only)
+;;   M-x editls-replace         replace in the current file (active region = those lines only;
+;;                              C-u: a preview instead, applied with editls-apply-preview)
 ;;   M-x editls-apply-preview   apply the latest preview (or C-u: ask for its id)
 ;;   M-x editls-discard-preview
 ;;   M-x editls-replace-in-files replace in every file of the workspace: a preview shown as a diff
@@ -17,12 +27,18 @@
 ;;                              C-u it also asks for flags (r regex, i ignore case, p preserve case)
 ;;   M-x editls-undo            revert the last editls change to this file (C-u: the last editls
 ;;                              command, whatever file it changed)
+;;   M-x editls-symbols         workspace symbols: pick one and jump to it.  (xref-find-apropos works
+;;                              with Eglot; lsp-mode 8.0.0 lands one line early there — its
+;;                              lsp--symbol-information-to-xref hands LSP's 0-based line to
+;;                              xref-make-file-location, which counts from 1 — so use this.)
 ;; Previews also show as hint diagnostics with "editls: apply previewed edit ..." code actions:
 ;; M-x eglot-code-actions / eglot-code-action-rewrite, or lsp-execute-code-action.
 ;; From Lisp: (editls-execute "editls.edit" '(:file_path "a.txt" :old_string "a" :new_string "b"))
 ;; returns the result plist/hash table or signals `editls-error' with (KIND MESSAGE DATA CODE).
 
 (require 'cl-lib)
+(require 'subr-x)
+(require 'url-util)
 
 ;; Eglot's and lsp-mode's variables and functions used below (either package may be absent).
 (defvar eglot-server-programs)
@@ -30,7 +46,10 @@
 (defvar eglot-confirm-server-edits)
 (defvar lsp-auto-execute-action)
 (defvar lsp--cur-workspace)
+(defvar eglot--managed-mode)
 (declare-function eglot-current-server "eglot")
+(declare-function jsonrpc-request "jsonrpc")
+(declare-function eglot-move-to-lsp-abiding-column "eglot")
 (declare-function eglot-execute "eglot")
 (declare-function eglot-execute-command "eglot")
 (declare-function eglot--signal-textDocument/didChange "eglot")
@@ -38,24 +57,46 @@
 (declare-function lsp--workspace-client "lsp-mode")
 (declare-function lsp--client-server-id "lsp-mode")
 (declare-function lsp-request-async "lsp-mode")
+(declare-function lsp "lsp-mode")
 (declare-function lsp-register-client "lsp-mode")
 (declare-function make-lsp-client "lsp-mode")
 (declare-function lsp-stdio-connection "lsp-mode")
 
 (defgroup editls nil "editls, the editing language server." :group 'tools)
 
-(defcustom editls-command '("node" "/path/to/editls/dist/editls.js" "--stdio")
-  "How editls starts on this machine.
-After `npm link' in the editls checkout this can be (\"editls\" \"--stdio\")."
+(defcustom editls-command '("editls" "--stdio")
+  "How editls starts on this machine (read when a connection starts).
+The default needs `npm install -g editls'.  Alternatives: (\"npx\" \"editls\" \"--stdio\") in a
+project that has editls installed, (\"node\" \"/path/to/editls/dist/editls.js\" \"--stdio\")
+for a checkout."
   :type '(repeat string))
 
 (defcustom editls-initialization-options '(:summary "message")
   "editls settings sent in initializationOptions (see the README's Settings)."
   :type 'plist)
 
-(defcustom editls-eglot-modes '(text-mode)
-  "Major modes whose buffers Eglot connects to editls."
-  :type '(repeat symbol))
+(defvar editls-eglot-modes)
+(defvar editls--eglot-entry nil "The entry this file put in `eglot-server-programs'.")
+
+(defun editls--eglot-contact (&optional _interactive)
+  "editls's command line for Eglot, read when a connection starts."
+  `(,@editls-command :initializationOptions ,editls-initialization-options))
+
+(defun editls--eglot-register (&rest _)
+  "Make Eglot's entry for editls cover `editls-eglot-modes' as they are now."
+  (when (boundp 'eglot-server-programs)
+    (unless (and editls--eglot-entry (member editls--eglot-entry eglot-server-programs)
+                 (equal (car editls--eglot-entry) editls-eglot-modes))
+      (setq eglot-server-programs (delq editls--eglot-entry eglot-server-programs))
+      (setq editls--eglot-entry (cons (copy-sequence editls-eglot-modes) #'editls--eglot-contact))
+      (push editls--eglot-entry eglot-server-programs))))
+
+(defcustom editls-eglot-modes '(text-mode fundamental-mode)
+  "Major modes whose buffers Eglot connects to editls (and their derived modes).
+`fundamental-mode' is where Emacs opens files it has no mode for (e.g. .ts in Emacs 28).  Read
+again each time Eglot starts, so a plain setq after loading this file works too."
+  :type '(repeat symbol)
+  :set (lambda (sym value) (set-default sym value) (editls--eglot-register)))
 
 (define-error 'editls-error "editls")
 
@@ -64,8 +105,9 @@ After `npm link' in the editls checkout this can be (\"editls\" \"--stdio\")."
 ;;; Eglot
 
 (with-eval-after-load 'eglot
-  (add-to-list 'eglot-server-programs
-               `(,editls-eglot-modes . (,@editls-command :initializationOptions ,editls-initialization-options)))
+  (editls--eglot-register)
+  ;; `editls-eglot-modes' changed with setq after loading still counts: re-read before Eglot guesses.
+  (advice-add 'eglot--guess-contact :before #'editls--eglot-register)
   ;; Eglot asks y-or-n-p before every server-initiated edit unless told not to.
   (setq eglot-confirm-server-initiated-edits nil)  ; Eglot <= 1.16
   (setq eglot-confirm-server-edits nil))           ; Eglot >= 1.17
@@ -81,7 +123,21 @@ After `npm link' in the editls checkout this can be (\"editls\" \"--stdio\")."
                     :server-id 'editls))
   ;; lsp-mode runs a lone code action without asking; editls offers "remove trailing
   ;; whitespace" alone on many lines, so ask first.
-  (setq lsp-auto-execute-action nil))
+  (setq lsp-auto-execute-action nil)
+  ;; revert-buffer re-runs the major mode, which turns lsp-mode off; connect again afterwards.
+  (add-hook 'before-revert-hook #'editls--remember-lsp)
+  (add-hook 'after-revert-hook #'editls--reconnect-lsp))
+
+(defvar-local editls--lsp-before-revert nil "Whether lsp-mode served editls here before a revert.")
+(put 'editls--lsp-before-revert 'permanent-local t)
+
+(defun editls--remember-lsp ()
+  (setq editls--lsp-before-revert (and (bound-and-true-p lsp-mode) (editls--lsp-mode-workspace) t)))
+
+(defun editls--reconnect-lsp ()
+  (when (and editls--lsp-before-revert (not (bound-and-true-p lsp-mode)) (fboundp 'lsp))
+    (setq editls--lsp-before-revert nil)
+    (lsp)))
 
 ;;; Talking to the server
 
@@ -100,6 +156,30 @@ After `npm link' in the editls checkout this can be (\"editls\" \"--stdio\")."
 
 (defun editls--signal (code message data)
   (signal 'editls-error (list (or (editls--get data :kind) code) message data code)))
+
+(defun editls--request (method params)
+  "Send METHOD with PARAMS to editls (Eglot or lsp-mode, only editls) and return the result.
+Errors signal `editls-error'."
+  (cond
+   ((editls--eglot-server)
+    (condition-case err
+        (jsonrpc-request (editls--eglot-server) (intern (concat ":" method)) params)
+      (jsonrpc-error
+       (let ((e (cdr err)))
+         (editls--signal (alist-get 'jsonrpc-error-code e) (alist-get 'jsonrpc-error-message e) (alist-get 'jsonrpc-error-data e))))))
+   ((editls--lsp-mode-workspace)
+    (let (done result error)
+      (let ((lsp--cur-workspace (editls--lsp-mode-workspace)))
+        (lsp-request-async method params
+                           (lambda (r) (setq result r done t))
+                           :error-handler (lambda (e) (setq error e done t))
+                           :mode 'detached))
+      (with-timeout (60 (user-error "editls: %s timed out" method))
+        (while (not done) (accept-process-output nil 0.05)))
+      (when error
+        (editls--signal (editls--get error :code) (editls--get error :message) (editls--get error :data)))
+      result))
+   (t (user-error "editls: no Eglot or lsp-mode connection to editls in this buffer (M-x eglot or M-x lsp starts it)"))))
 
 (defun editls-execute (command args)
   "Run editls COMMAND (a string) with ARGS (a plist) and return its result.
@@ -134,7 +214,7 @@ Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
              (when error
                (editls--signal (editls--get error :code) (editls--get error :message) (editls--get error :data)))
              result))
-          (t (user-error "editls: no Eglot or lsp-mode connection to editls in this buffer")))))
+          (t (user-error "editls: no Eglot or lsp-mode connection to editls in this buffer (M-x eglot or M-x lsp starts it)")))))
     (when (editls--get result :previewId) (setq editls-last-preview (editls--get result :previewId)))
     result))
 
@@ -148,13 +228,15 @@ Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
 
 ;;; Commands
 
-(defun editls-replace (search replace)
+(defun editls-replace (search replace &optional preview)
   "Replace SEARCH by REPLACE in the current file.
-With an active region, only in the region's lines."
+With an active region, only in the region's lines.  With PREVIEW (\\[universal-argument]) only
+preview it: hint diagnostics, then `editls-apply-preview'."
   (interactive
    (let ((s (read-string "editls replace: ")))
-     (list s (read-string (format "replace %s with: " s)))))
+     (list s (read-string (format "replace %s with: " s)) current-prefix-arg)))
   (let ((args (list :path (buffer-file-name) :search search :replace replace)))
+    (when preview (setq args (append args (list :apply "preview"))))
     (when (use-region-p)
       (setq args (append args (list :start_line (line-number-at-pos (region-beginning))
                                     :end_line (line-number-at-pos (max (region-beginning) (1- (region-end))))))))
@@ -200,6 +282,40 @@ OPTIONS is a plist of editls.replaceInFiles arguments (:use_regex t :ignore_case
 With ANY-FILE (\\[universal-argument]), revert the last editls command, whatever file it changed."
   (interactive "P")
   (editls--report "editls.undo" (if any-file (make-hash-table) (list :path (buffer-file-name)))))
+
+(defun editls--uri-to-path (uri)
+  (let ((path (url-unhex-string (string-remove-prefix "file://" uri))))
+    (decode-coding-string path 'utf-8)))
+
+(defun editls-symbols (query)
+  "Workspace symbols matching QUERY: pick one and jump to it (its line and column)."
+  (interactive (list (read-string "editls symbols: ")))
+  (let* ((eglot (editls--eglot-server))
+         (found (append (editls--request "workspace/symbol" (list :query query)) nil))
+         (choices (mapcar (lambda (sym)
+                            (let* ((loc (editls--get sym :location))
+                                   (start (editls--get (editls--get loc :range) :start))
+                                   (file (editls--uri-to-path (editls--get loc :uri)))
+                                   (container (editls--get sym :containerName)))
+                              (list (format "%s%s  %s:%d" (editls--get sym :name)
+                                            (if (and container (not (equal container ""))) (concat " (" container ")") "")
+                                            (file-relative-name file) (1+ (editls--get start :line)))
+                                    file (editls--get start :line) (editls--get start :character))))
+                          found)))
+    (if (null choices)
+        (message "editls: no symbol matches %s" query)
+      (let* ((pick (if (cdr choices)
+                       (assoc (completing-read "editls symbol: " (mapcar #'car choices) nil t) choices)
+                     (car choices))))
+        (when pick
+          (when (fboundp 'xref-push-marker-stack) (xref-push-marker-stack))
+          (find-file (nth 1 pick))
+          (goto-char (point-min))
+          (forward-line (nth 2 pick))
+          ;; Eglot counts columns in UTF-16 units; editls gives lsp-mode code points
+          (if (and eglot (fboundp 'eglot-move-to-lsp-abiding-column))
+              (eglot-move-to-lsp-abiding-column (nth 3 pick))
+            (forward-char (min (nth 3 pick) (- (line-end-position) (point))))))))))
 
 (provide 'editls)
 ;;; editls.el ends here

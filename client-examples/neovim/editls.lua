@@ -2,18 +2,34 @@
 -- Works on Neovim 0.7-0.10 (vim.lsp.start_client, tested on 0.7.2 in editls's CI) and on 0.11+
 -- (vim.lsp.config / vim.lsp.enable, written from the 0.11 docs; not run in CI).
 --
--- Install: put this file on your runtimepath as lua/editls.lua (or :luafile it) and call
---   require('editls').setup({ cmd = { 'node', '/path/to/editls/dist/editls.js', '--stdio' } })
--- Every option is optional: `cmd` defaults to $EDITLS_JS (run with node) or `editls` on PATH;
--- `init_options` are editls settings (see the README), `root_markers` find the workspace folder.
+-- Install:
+--   npm install -g editls                 (puts `editls` on PATH; or use a checkout: see `cmd` below)
+--   copy this file to ~/.config/nvim/lua/editls.lua and put in init.lua:
+--     require('editls').setup()
+--   or, without copying it:  :luafile /path/to/editls.lua  then  :lua require('editls').setup()
+--   (loading the file registers it as the module 'editls').
+-- Options (all optional): `cmd` defaults to $EDITLS_JS (run with node), else { 'editls', '--stdio' }
+-- (from a checkout: cmd = { 'node', '/path/to/editls/dist/editls.js', '--stdio' }, or
+-- { 'npx', 'editls', '--stdio' } inside a project that has it installed); `init_options` are editls
+-- settings (see the README); `root_markers` find the workspace folder; `fit_messages` (default true)
+-- shows each editls message on one line that fits the command line (no "Press ENTER"); the full
+-- texts are kept for :EditlsMessages.
+-- editls starts with the first file you open (BufReadPost); `:LspInfo` (nvim-lspconfig) or
+-- `:lua print(vim.inspect(require('editls').client()))` shows it.
 --
--- Commands (each reports editls's one-line summary; errors show their kind):
---   :EditlsReplace           replace in the current file (asks for the text and the replacement;
---                            with a range, e.g. :'<,'>EditlsReplace, only in those lines)
---   :'<,'>EditlsStrReplace   replace the visual selection (asks for the new text)
+-- Commands (each reports editls's one-line summary once; errors show their kind, e.g. not_found):
+--   :EditlsReplace[!]        replace in the current file (asks for the text and the replacement;
+--                            with a range, e.g. :'<,'>EditlsReplace, only in those lines);
+--                            ! makes a preview instead (hint diagnostics, :EditlsApplyPreview)
+--   :'<,'>EditlsStrReplace[!] replace exactly the visual selection (v or V; the range, so one of five
+--                            equal words is fine): a selection within a line asks for the new text,
+--                            a several-line one opens it in a scratch buffer: edit it, :w replaces
+--                            the selection (refused if it changed meanwhile), :q abandons; ! previews
 --   :EditlsSearch {regex}    search the workspace (ripgrep syntax) into the quickfix list;
 --                            unsaved buffers are searched as you see them
---   :EditlsSymbols [query]   workspace symbols into the quickfix list
+--   :EditlsSymbols [query]   workspace symbols into the quickfix list (works from any window)
+--   :'<,'>EditlsCodeAction   editls's code actions for the selected lines (on 0.7 a visual range needs
+--                            vim.lsp.buf.range_code_action(), which this calls; 0.8+: code_action{range})
 --   :EditlsApplyPreview [id] apply the pending preview (default: the latest one)
 --   :EditlsDiscardPreview [id]
 --   :EditlsReplaceAll [-r] [-i] [-p] [-g GLOB] {search} {replace}
@@ -25,10 +41,13 @@
 --   :EditlsUndo              revert the last editls change to the current file (also one written to
 --                            disk while the file was closed); :EditlsUndo! reverts the last editls
 --                            command, whatever file it changed
+--   :EditlsMessages          editls's recent messages in full
 -- Previews also show as hint diagnostics with "editls: apply previewed edit …" / "discard" code
 -- actions (vim.lsp.buf.code_action(), `gra` on 0.11), next to the no-input actions (trailing
 -- whitespace, mixed line endings). One `u` undoes one editls command.
 local M = {}
+-- `:luafile editls.lua` then `require('editls')` finds this same table.
+package.loaded['editls'] = M
 
 local has_011 = vim.fn.has('nvim-0.11') == 1
 
@@ -37,7 +56,12 @@ M.options = {
   -- Helix-style feedback for every command; set to 'log' to keep quiet.
   init_options = { summary = 'message' },
   root_markers = { '.git', '.hg', 'package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod' },
+  -- One line that fits the command line per message (the full texts: :EditlsMessages).
+  fit_messages = true,
 }
+
+--- Recent editls messages in full (newest last), for :EditlsMessages.
+M.messages = {}
 
 --- The newest previewId seen in a result (for :EditlsApplyPreview without an id).
 M.last_preview = nil
@@ -79,10 +103,58 @@ local function request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
-local function notify_error(err)
-  local kind = type(err.data) == 'table' and err.data.kind or tostring(err.code)
-  vim.notify(('editls: %s (%s)'):format(err.message, kind), vim.log.levels.ERROR)
+--- Shows one editls message: kept in full in M.messages, shown as one line that fits the command
+--- line (a longer text would stop at "Press ENTER"), through vim.notify.
+function M.show(msg, level)
+  table.insert(M.messages, msg)
+  if #M.messages > 100 then table.remove(M.messages, 1) end
+  local line = msg
+  if M.options.fit_messages then
+    line = msg:gsub('%s*[\r\n]+%s*', ' ')
+    local width = math.max((vim.v.echospace or vim.o.columns - 12) - 1, 20)
+    if vim.fn.strdisplaywidth(line) > width then
+      local n = width
+      while n > 0 and vim.fn.strdisplaywidth(vim.fn.strcharpart(line, 0, n)) > width - 1 do n = n - 1 end
+      line = vim.fn.strcharpart(line, 0, n) .. '…'
+    end
+  end
+  vim.notify(line, level)
 end
+
+local function error_text(err)
+  local kind = type(err.data) == 'table' and err.data.kind or nil
+  -- the kind first: it survives when a long message is cut to fit
+  return ('editls (%s): %s'):format(kind or ('error ' .. tostring(err.code)), err.message)
+end
+
+--- With summary = "message" editls itself reports every result and failure (window/showMessage,
+--- failures with their kind), so the client shows nothing more; else it shows them here.
+local function server_reports() return M.options.init_options.summary == 'message' end
+
+local function notify_error(err)
+  -- editls summarises the failures of its commands (they carry a kind); anything else is shown here
+  local kind = type(err.data) == 'table' and err.data.kind or nil
+  if not server_reports() or not kind then M.show(error_text(err), vim.log.levels.ERROR) end
+end
+
+local LEVELS = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+
+--- The editls client's own handlers: its messages shown once and fitted, and the replies of commands
+--- run from code actions (which Neovim 0.7 would show as "editls: -32803: ..." without the kind).
+M.handlers = {
+  ['window/showMessage'] = function(_, result)
+    M.show(result.message, LEVELS[result.type] or vim.log.levels.INFO)
+    return vim.NIL
+  end,
+  ['workspace/executeCommand'] = function(err, result)
+    if err then
+      notify_error(err)
+    elseif type(result) == 'table' then
+      if result.previewId then M.last_preview = result.previewId end
+      if not server_reports() and result.message then M.show(result.message, vim.log.levels.INFO) end
+    end
+  end,
+}
 
 --- Commands that read every open buffer: Neovim sends a buffer's pending (debounced) changes
 --- before a request only for the buffer the request names, so these name none (all are flushed).
@@ -104,7 +176,7 @@ function M.exec(command, args, on_result, bufnr)
     elseif result then
       if result.previewId then M.last_preview = result.previewId end
       -- With summary = "message" editls already sent the summary as window/showMessage.
-      if M.options.init_options.summary ~= 'message' and result.message then vim.notify(result.message) end
+      if not server_reports() and result.message then M.show(result.message, vim.log.levels.INFO) end
       if on_result then on_result(result) end
     end
   end, for_buffer)
@@ -128,6 +200,7 @@ local function replace_in_file(opts)
     vim.ui.input({ prompt = ('replace %q with: '):format(search) }, function(replace)
       if replace == nil then return end
       local args = { path = path, search = search, replace = replace }
+      if opts.bang then args.apply = 'preview' end
       if opts.range > 0 then
         args.start_line, args.end_line = opts.line1, opts.line2
       end
@@ -136,30 +209,95 @@ local function replace_in_file(opts)
   end)
 end
 
---- The text of the last visual selection ('< to '>), charwise or linewise.
-local function visual_text(bufnr)
+--- The last visual selection ('< to '>) as an editls.replaceRange range: 1-based lines, 1-based
+--- UTF-16 columns, exclusive end; `text` exactly as the server holds it (a 'dos' buffer's \r\n).
+--- Charwise (v) selects from the first character to the end of the last; linewise (V) whole lines
+--- without the last line break. Blockwise (CTRL-V) is not a range: nil and why.
+local function visual_range(bufnr)
+  local mode = vim.fn.visualmode()
+  if mode ~= 'v' and mode ~= 'V' then return nil, 'select with v or V (a block is not one range)' end
   local s = vim.api.nvim_buf_get_mark(bufnr, '<')
   local e = vim.api.nvim_buf_get_mark(bufnr, '>')
   local lines = vim.api.nvim_buf_get_lines(bufnr, s[1] - 1, e[1], false)
-  if #lines == 0 then return nil end
-  if vim.fn.visualmode() == 'V' then return table.concat(lines, '\n') end
-  -- charwise: '> is the 0-based byte of the last character's start; include the whole character
-  local last = lines[#lines]
-  local stop = e[2] + 1
-  local char = vim.fn.strcharpart(last:sub(stop), 0, 1)
-  lines[#lines] = last:sub(1, stop + #char - 1)
-  lines[1] = lines[1]:sub(s[2] + 1)
-  return table.concat(lines, '\n')
+  if #lines == 0 then return nil, 'no selection' end
+  local first, last = lines[1], lines[#lines]
+  local start_byte, end_byte
+  if mode == 'V' then
+    start_byte, end_byte = 0, #last
+  else
+    start_byte = math.min(s[2], #first)
+    -- '> is the 0-based byte where the last character starts: include the whole character
+    local stop = math.min(e[2], #last)
+    end_byte = stop + #vim.fn.strcharpart(last:sub(stop + 1), 0, 1)
+  end
+  local eol = vim.bo[bufnr].fileformat == 'dos' and '\r\n' or (vim.bo[bufnr].fileformat == 'mac' and '\r' or '\n')
+  local parts = vim.deepcopy(lines)
+  parts[#parts] = last:sub(1, end_byte)
+  parts[1] = parts[1]:sub(start_byte + 1)
+  local _, start_col = vim.str_utfindex(first, start_byte)
+  local _, end_col = vim.str_utfindex(last, end_byte)
+  return {
+    startLine = s[1], startColumn = start_col + 1, endLine = e[1], endColumn = end_col + 1,
+    text = table.concat(parts, eol), lines = parts, eol = eol,
+  }
 end
 
-local function str_replace_selection()
+local function replace_range(bufnr, path, range, new, preview, on_done)
+  local args = {
+    filePath = path, startLine = range.startLine, startColumn = range.startColumn,
+    endLine = range.endLine, endColumn = range.endColumn,
+    expectedText = range.text, replacementText = new,
+  }
+  if preview then args.apply = 'preview' end
+  M.exec('editls.replaceRange', args, on_done, bufnr)
+end
+
+local scratch_count = 0
+
+--- A several-line selection is edited in a scratch buffer; :w sends it as the replacement.
+local function edit_in_scratch(bufnr, path, range, preview)
+  scratch_count = scratch_count + 1
+  vim.cmd('belowright new')
+  local scratch = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_name(scratch, ('editls://replace/%d/%s'):format(scratch_count, vim.fn.fnamemodify(path, ':t')))
+  vim.bo[scratch].buftype = 'acwrite'
+  vim.bo[scratch].bufhidden = 'wipe'
+  vim.bo[scratch].swapfile = false
+  vim.bo[scratch].filetype = vim.bo[bufnr].filetype
+  vim.api.nvim_buf_set_lines(scratch, 0, -1, false, range.lines)
+  vim.bo[scratch].modified = false
+  vim.api.nvim_create_autocmd('BufWriteCmd', {
+    buffer = scratch,
+    callback = function()
+      local new = table.concat(vim.api.nvim_buf_get_lines(scratch, 0, -1, false), range.eol)
+      replace_range(bufnr, path, range, new, preview, function()
+        if vim.api.nvim_buf_is_valid(scratch) then
+          vim.bo[scratch].modified = false
+          local win = vim.fn.bufwinid(scratch)
+          if win ~= -1 and #vim.api.nvim_list_wins() > 1 then vim.api.nvim_win_close(win, true) end
+        end
+      end)
+    end,
+  })
+end
+
+local function str_replace_selection(opts)
   local bufnr = vim.api.nvim_get_current_buf()
   local path = buffer_path(bufnr)
-  local old = visual_text(bufnr)
-  if not path or not old or old == '' then return end
-  vim.ui.input({ prompt = 'replace selection with: ', default = old }, function(new)
-    if new == nil or new == old then return end
-    M.exec('editls.strReplace', { path = path, replacements = { { old = old, new = new } } }, nil, bufnr)
+  if not path then return end
+  local range, why = visual_range(bufnr)
+  if not range then
+    vim.notify('editls: ' .. why, vim.log.levels.WARN)
+    return
+  end
+  if range.text == '' then
+    vim.notify('editls: the selection is empty', vim.log.levels.WARN)
+    return
+  end
+  if #range.lines > 1 then return edit_in_scratch(bufnr, path, range, opts.bang) end
+  vim.ui.input({ prompt = 'replace selection with: ', default = range.text }, function(new)
+    if new == nil or new == range.text then return end
+    replace_range(bufnr, path, range, new, opts.bang)
   end)
 end
 
@@ -266,12 +404,70 @@ local function undo_last(opts)
   if path then M.exec('editls.undo', { path = path }, nil, bufnr) end
 end
 
+--- workspace/symbol from editls itself (not through the current buffer, which may be the quickfix
+--- window's), into the quickfix list.
+local function symbols(opts)
+  local query = opts.args
+  if query == '' then
+    vim.ui.input({ prompt = 'editls symbols: ' }, function(q)
+      if q and q ~= '' then symbols({ args = q }) end
+    end)
+    return
+  end
+  local client = M.client(vim.api.nvim_get_current_buf())
+  if not client then
+    vim.notify('editls is not running', vim.log.levels.WARN)
+    return
+  end
+  request(client, 'workspace/symbol', { query = query }, function(err, result)
+    if err then return M.show(error_text(err), vim.log.levels.ERROR) end
+    local locations, names = {}, {}
+    for _, sym in ipairs(result or {}) do
+      if sym.location and sym.location.range then
+        table.insert(locations, sym.location)
+        local kind = vim.lsp.protocol.SymbolKind[sym.kind] or 'Symbol'
+        table.insert(names, ('[%s] %s%s'):format(kind, sym.name, sym.containerName and sym.containerName ~= '' and (' in ' .. sym.containerName) or ''))
+      end
+    end
+    local items = vim.lsp.util.locations_to_items(locations, client.offset_encoding)
+    for i, item in ipairs(items) do item.text = names[i] or item.text end
+    vim.fn.setqflist({}, ' ', { title = 'editls symbols: ' .. query, items = items })
+    if #items > 0 then vim.cmd('botright copen') else vim.notify(('editls: no symbol matches %q'):format(query)) end
+  end, nil)
+end
+
+--- Code actions for the lines of a range (0.7 needs range_code_action for a visual range).
+local function code_action(opts)
+  if opts.range == 0 then return vim.lsp.buf.code_action() end
+  local last = vim.api.nvim_buf_get_lines(0, opts.line2 - 1, opts.line2, false)[1] or ''
+  local s, e = { opts.line1, 0 }, { opts.line2, #last }
+  if vim.fn.has('nvim-0.8') == 1 then
+    vim.lsp.buf.code_action({ range = { start = s, ['end'] = e } })
+  else
+    vim.lsp.buf.range_code_action(nil, s, e)
+  end
+end
+
+local function show_messages()
+  if #M.messages == 0 then return vim.notify('editls: no messages yet') end
+  vim.cmd('botright new')
+  local b = vim.api.nvim_get_current_buf()
+  vim.bo[b].buftype = 'nofile'
+  vim.bo[b].bufhidden = 'wipe'
+  local lines = {}
+  for _, m in ipairs(M.messages) do vim.list_extend(lines, vim.split(m, '\n', { plain = true })) end
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, lines)
+  vim.bo[b].modifiable = false
+end
+
 local function define_commands()
   local cmd = vim.api.nvim_create_user_command
-  cmd('EditlsReplace', replace_in_file, { range = true, desc = 'editls: replace in the current file' })
-  cmd('EditlsStrReplace', str_replace_selection, { range = true, desc = 'editls: replace the visual selection' })
+  cmd('EditlsReplace', replace_in_file, { range = true, bang = true, desc = 'editls: replace in the current file (! = preview)' })
+  cmd('EditlsStrReplace', str_replace_selection, { range = true, bang = true, desc = 'editls: replace the visual selection (! = preview)' })
   cmd('EditlsSearch', search_workspace, { nargs = '?', desc = 'editls: search the workspace into the quickfix list' })
-  cmd('EditlsSymbols', function(opts) vim.lsp.buf.workspace_symbol(opts.args ~= '' and opts.args or nil) end, { nargs = '?', desc = 'editls: workspace symbols' })
+  cmd('EditlsSymbols', symbols, { nargs = '?', desc = 'editls: workspace symbols into the quickfix list' })
+  cmd('EditlsCodeAction', code_action, { range = true, desc = 'editls: code actions (for the selected lines with a range)' })
+  cmd('EditlsMessages', show_messages, { desc = 'editls: recent messages in full' })
   cmd('EditlsApplyPreview', preview_command('editls.applyPreview'), { nargs = '?', desc = 'editls: apply the pending preview' })
   cmd('EditlsDiscardPreview', preview_command('editls.discardPreview'), { nargs = '?', desc = 'editls: discard the pending preview' })
   cmd('EditlsReplaceAll', replace_all, { nargs = '*', desc = 'editls: replace in every file (a preview in the quickfix list)' })
@@ -295,6 +491,7 @@ function M.attach(bufnr)
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     init_options = M.options.init_options,
+    handlers = M.handlers,
   })
   if id then vim.lsp.buf_attach_client(bufnr, id) end
   return id
@@ -308,6 +505,7 @@ function M.setup(opts)
       cmd = M.options.cmd or default_cmd(),
       root_markers = M.options.root_markers,
       init_options = M.options.init_options,
+      handlers = M.handlers,
       -- no `filetypes`: editls serves every file
     })
     vim.lsp.enable('editls')

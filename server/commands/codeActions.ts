@@ -61,7 +61,7 @@ export async function codeActionOffers(ctx: Context, uri: string, lines: { start
     if (endings.mixed) {
       const differing = endings.lf + endings.crlf + endings.cr - (endings.dominant === '\n' ? endings.lf : endings.dominant === '\r\n' ? endings.crlf : endings.cr);
       offers.push({
-        title: `editls: normalise line endings to ${endingName(endings.dominant)} (${differing} line${differing === 1 ? '' : 's'} differ)`,
+        title: `editls: normalise line endings to ${endingName(endings.dominant)} (${differing} line${differing === 1 ? ' differs' : 's differ'})`,
         kind: 'source.normalizeLineEndings',
         command: 'editls.normalizeLineEndings',
         args: { path: uri },

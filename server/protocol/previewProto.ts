@@ -20,7 +20,7 @@ export function previewDiagnostics(previewId: string, command: string, text: str
       severity: DiagnosticSeverity.Hint,
       source: 'editls',
       code: previewId,
-      message: `preview ${previewId} (${command}): ${describeChange(text.slice(e.start, e.end), e.newText)}; apply or discard it with a code action`,
+      message: `preview ${previewId} (${command}): ${describeChange(text, e)}; apply or discard it with a code action`,
       data: { previewId },
     };
   });
@@ -30,10 +30,49 @@ export function previewDiagnostics(previewId: string, command: string, text: str
   return out;
 }
 
-function describeChange(oldText: string, newText: string): string {
+/**
+ * What an edit does, in words a reader recognises: the minimal span widened to whole words (Hello ->
+ * Hey, not "llo" -> "y"), or to the whole line when the change touches no word (spaces, punctuation);
+ * a change that adds or removes line breaks is shown as it is.
+ */
+export function describeChange(text: string, edit: SpanEdit): string {
+  let start = edit.start;
+  let end = edit.end;
+  const oldSpan = text.slice(edit.start, edit.end);
+  const changed = [oldSpan, edit.newText].filter((t) => t !== '');
+  // Lines added or removed read best as they are; a word is widened on a side where the change is glued to it.
+  if (/[\r\n]/.test(oldSpan + edit.newText)) return describeSpan(oldSpan, edit.newText);
+  if (changed.some((t) => isWordUnit(t, 0))) {
+    while (start > 0 && edit.start - start < WIDEN_LIMIT && isWordUnit(text, start - 1)) start--;
+  }
+  if (changed.some((t) => isWordUnit(t, t.length - 1))) {
+    while (end < text.length && end - edit.end < WIDEN_LIMIT && isWordUnit(text, end)) end++;
+  }
+  if (!WORD.test(text.slice(start, end)) && !WORD.test(edit.newText)) {
+    // Nothing word-like changed: show the changed line(s) instead.
+    start = text.lastIndexOf('\n', edit.start - 1) + 1;
+    const nl = text.indexOf('\n', edit.end);
+    end = nl < 0 ? text.length : nl;
+    if (end > edit.end && text[end - 1] === '\r') end--;
+  }
+  return describeSpan(text.slice(start, end), text.slice(start, edit.start) + edit.newText + text.slice(edit.end, end));
+}
+
+function describeSpan(oldText: string, newText: string): string {
   if (oldText === '') return `insert ${quote(newText)}`;
   if (newText === '') return `delete ${quote(oldText)}`;
   return `replace ${quote(oldText)} with ${quote(newText)}`;
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+/** How far a span is widened to each side (a hint is cut at 40 characters anyway). */
+const WIDEN_LIMIT = 40;
+
+/** Whether the UTF-16 unit at `i` belongs to a word character (both halves of a surrogate pair count as their code point). */
+function isWordUnit(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) return WORD.test(String.fromCodePoint(text.codePointAt(i - 1)!));
+  return WORD.test(String.fromCodePoint(text.codePointAt(i)!));
 }
 
 /** A short one-line rendering: line breaks as ⏎, long texts cut on a code point boundary. */

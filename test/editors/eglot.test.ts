@@ -75,7 +75,7 @@ describe('Emacs + Eglot 1.9 (headless)', () => {
       // 13. normalizeLineEndings on mixed endings (the buffer is -unix, CRs live in it as ^M): the copy
       //     stays exact, the next edit succeeds, the action is gone after saving
       expect(o['s13.coding']).toMatch(/-unix$/);
-      expect(o['s13.titles_before']).toContain('editls: normalise line endings to LF (1 line differ)');
+      expect(o['s13.titles_before']).toContain('editls: normalise line endings to LF (1 line differs)');
       expect(o['s13.normalize']).toMatchObject({ status: 'applied' });
       expect(o['s13.buffer_normalized']).toBe('one\ntwo\nthree\nfour\n');
       expect(o['s13.edit']).toMatchObject({ status: 'applied' });

@@ -85,7 +85,7 @@ describe('Neovim 0.7 (headless)', () => {
       //     copy stays exact, the next edit succeeds, the action is gone after saving; to CRLF is
       //     refused (Neovim turns a \r in an edit into a line break) and changes nothing
       expect(o['s13.fileformat']).toBe('unix');
-      expect(o['s13.titles_before']).toContain('editls: normalise line endings to LF (1 line differ)');
+      expect(o['s13.titles_before']).toContain('editls: normalise line endings to LF (1 line differs)');
       expect(o['s13.normalize']).toEqual({ status: 'applied', notes: null });
       expect(o['s13.buffer_normalized']).toBe('one\ntwo\nthree\nfour\n');
       expect(o['s13.edit']).toEqual({ status: 'applied', notes: null });

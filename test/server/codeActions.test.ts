@@ -53,7 +53,7 @@ describe('what is offered', () => {
     const ws = setup({ 'mixed.txt': 'a\r\nb\nc\r\nd\r\n', 'crlf.txt': 'a\r\nb\r\n', 'lf.txt': 'a\nb\n' });
     const client = await start(ws);
     for (const f of ['mixed.txt', 'crlf.txt', 'lf.txt']) await client.open(f);
-    expect((await actions(client, 'mixed.txt')).map((a) => a.title)).toEqual(['editls: normalise line endings to CRLF (1 line differ)']);
+    expect((await actions(client, 'mixed.txt')).map((a) => a.title)).toEqual(['editls: normalise line endings to CRLF (1 line differs)']);
     expect(await actions(client, 'crlf.txt')).toEqual([]);
     expect(await actions(client, 'lf.txt')).toEqual([]);
   });
