@@ -1,11 +1,14 @@
 // Keeps the architecture honest (ARCHITECTURE.md, "Invariants"): core is pure, the dependency
 // rule holds, nothing under server/ writes to stdout, every file says what it owns, and every
-// registered command is documented in the README.
+// registered command and setting is documented in docs/commands.md (and every command named in the
+// README), and every link in the README and docs/ resolves.
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { COMMAND_IDS } from '../server/commands/index.js';
+import { SETTINGS_DEFAULTS } from '../server/settings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -102,9 +105,26 @@ describe('architecture invariants', () => {
     expect(bad.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 
-  it('every command id is documented in the README and the code map lists every module folder', () => {
+  it('every command id and setting is in docs/commands.md, every command in the README, and every link resolves', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const reference = readFileSync(path.join(ROOT, 'docs/commands.md'), 'utf8');
     expect(COMMAND_IDS.filter((id) => !readme.includes(`\`${id}\``))).toEqual([]);
+    expect(COMMAND_IDS.filter((id) => !reference.includes(`### \`${id}\``))).toEqual([]);
+    const settingsTable = reference.slice(reference.indexOf('## Settings'), reference.indexOf('## Position encodings'));
+    expect(Object.keys(SETTINGS_DEFAULTS).filter((name) => !settingsTable.includes(`\`${name}\``))).toEqual([]);
+    const broken: string[] = [];
+    for (const doc of ['README.md', ...readdirSync(path.join(ROOT, 'docs')).map((f) => `docs/${f}`)]) {
+      const text = readFileSync(path.join(ROOT, doc), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!.split('#')[0]!;
+        if (target === '' || /^[a-z]+:/.test(target)) continue;
+        if (!existsSync(path.resolve(ROOT, path.dirname(doc), target))) broken.push(`${doc}: ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the code map lists every module folder', () => {
     const arch = readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
     const modules = serverFiles.map((f) => path.relative(path.join(ROOT, 'server'), f).replace(/\\/g, '/'));
     expect(modules.filter((m) => !arch.includes(m))).toEqual([]);
