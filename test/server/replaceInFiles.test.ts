@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
-import { CAPS_HELIX, CAPS_LSPMODE_8 } from '../helpers/lspClient.js';
+import { CancellationTokenSource } from 'vscode-languageserver/node';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
 
 const { cleanups, setup, start } = serverFixture();
@@ -186,6 +187,48 @@ describe('previews, undo, progress, size', () => {
     const kinds = client.progress.map((p) => p.value.kind);
     expect(kinds[0]).toBe('begin');
     expect(kinds[kinds.length - 1]).toBe('end');
+  });
+
+  it('$/cancelRequest and the progress cancel, while files are matched, answer cancelled and change nothing', async () => {
+    const files: Record<string, string> = {};
+    const body = 'lorem ipsum dolor sit amet needle consectetur\n'.repeat(2000);
+    for (let i = 0; i < 300; i++) files[`d${i % 10}/f${i}.txt`] = body;
+    const ws = setup(files);
+    const client = await start(ws, { capabilities: CAPS_VSCODE });
+    // A regex (every file is read and matched in the regex worker) is slow enough to cancel mid-way,
+    // once the first progress report says files are being matched.
+    const reported = (token: string) =>
+      new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          if (client.progress.some((p) => p.token === token && p.value.kind === 'report')) {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 1);
+      });
+    const source = new CancellationTokenSource();
+    const first = reported('rif-0');
+    const pending = client.conn.sendRequest('workspace/executeCommand', { command: RIF, arguments: [{ search: 'ne+dle', replace: 'pin', use_regex: true }], workDoneToken: 'rif-0' }, source.token);
+    await first;
+    source.cancel();
+    const error = await pending.then(
+      () => undefined,
+      (e: { data: any }) => e,
+    );
+    expect(error?.data?.kind).toBe('cancelled');
+    const began = reported('rif-1');
+    const second = client.conn.sendRequest('workspace/executeCommand', { command: RIF, arguments: [{ search: 'ne+dle', replace: 'pin', use_regex: true }], workDoneToken: 'rif-1' });
+    await began;
+    await client.conn.sendNotification('window/workDoneProgress/cancel', { token: 'rif-1' });
+    const error2 = await second.then(
+      () => undefined,
+      (e: { data: any }) => e,
+    );
+    expect(error2?.data?.kind).toBe('cancelled');
+    for (let i = 0; i < 300; i += 37) expect(ws.read(`d${i % 10}/f${i}.txt`)).toBe(body);
+    // The server keeps serving.
+    const r = await client.exec(RIF, { search: 'needle', replace: 'pin', path: 'd0/f0.txt' });
+    expect(r.replacements).toBe(2000);
   });
 
   it('files over maxFileSize are skipped and listed', async () => {
