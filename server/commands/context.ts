@@ -54,6 +54,8 @@ export interface ApplyOutcome {
   editOmitted?: EditOmitted;
   /** Human notes, e.g. "save the buffer: the editor holds the edit unsaved". */
   notes: string[];
+  /** A multi-file disk write's split (ms): temp files written, fsynced, then renamed and checked. */
+  diskTimings?: { writeMs: number; fsyncMs: number; renameMs: number };
 }
 
 export interface Context {

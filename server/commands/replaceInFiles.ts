@@ -177,8 +177,15 @@ async function finish(
   }
   const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}` });
   if (!outcome.ok) return outcome;
-  // Where the time went (ms): listing the files (ripgrep), reading and matching them, applying (editor + disk).
-  const spent = { listMs: round(timings.listMs), computeMs: round(timings.computeMs), applyMs: round(performance.now() - applyStart) };
+  // Where the time went (ms): listing the files (ripgrep), reading and matching them, applying (editor +
+  // disk, checks included), and of the disk part: temp files written, fsynced, renamed.
+  const disk = outcome.diskTimings;
+  const spent = {
+    listMs: round(timings.listMs),
+    computeMs: round(timings.computeMs),
+    applyMs: round(performance.now() - applyStart),
+    ...(disk ? { writeMs: round(disk.writeMs), fsyncMs: round(disk.fsyncMs), renameMs: round(disk.renameMs) } : {}),
+  };
   const previewId = mode === 'preview' ? ctx.previews.add(ID, changes) : undefined;
   const maxDiffChars = Math.max(2_000, Math.floor(TOTAL_DIFF_CHARS / changes.length));
   const value = editResult(ctx, ID, changes, outcome, { previewId, extra: { ...extra, timings: spent }, maxDiffChars });

@@ -11,7 +11,7 @@ import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/co
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
 import type { Settings } from '../settings.js';
-import { writeFileAtomic, writeFilesAtomic, type BatchWrite } from './atomicWrite.js';
+import { writeFileAtomic, writeFilesAtomic, type BatchTimings, type BatchWrite } from './atomicWrite.js';
 import { mapLimited } from './limited.js';
 import { encodeText, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -159,10 +159,12 @@ export async function applyChanges(
   // files to create go one by one (exclusive, never replacing).
   const existing = diskIdx.filter((i) => !changes[i]!.created);
   const batched = existing.length >= 2 ? new Set(existing) : new Set<number>();
+  let diskTimings: ApplyOutcome['diskTimings'];
   if (batched.size > 0) {
     const written = await writeManyToDisk(deps, [...batched].map((i) => changes[i]!));
     if (!written.ok) return written;
     notes.push(...written.notes);
+    diskTimings = written.timings;
   }
   for (const i of diskIdx) {
     if (batched.has(i)) continue;
@@ -170,7 +172,7 @@ export async function applyChanges(
     if (!written.ok) return written;
     notes.push(...written.notes);
   }
-  return { ok: true, via: routes, ...reported, notes };
+  return { ok: true, via: routes, ...reported, notes, ...(diskTimings ? { diskTimings } : {}) };
 }
 
 /**
@@ -352,7 +354,7 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
 }
 
 /** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
-async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): Promise<Result<{ notes: string[] }>> {
+async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): Promise<Result<{ notes: string[]; timings?: BatchTimings }>> {
   for (const c of cs) {
     if (deps.documents.getByPath(c.snapshot.resolved.absPath)) {
       return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);

@@ -72,6 +72,8 @@ async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, d
   if (!staged.ok) return staged;
   const s = staged.staged;
   try {
+    const synced = await syncStaged(s);
+    if (!synced.ok) return synced;
     const published = await publish(s, true);
     if (!published.ok) return published;
     return await verifyReplaced(s, published.original, published.before);
@@ -95,7 +97,7 @@ interface Staged {
   notes: string[];
 }
 
-/** Checks the target and writes the data to a fsynced temp file beside it (nothing visible changes). */
+/** Checks the target and writes the data to a temp file beside it (nothing visible changes); syncStaged makes it durable. */
 async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions): Promise<Result<{ staged: Staged }>> {
   const target = folder.at(name);
   let existing: BigIntStats | undefined;
@@ -141,7 +143,6 @@ async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPa
       }
       // open() applied the umask; set the exact mode explicitly.
       if (mode !== undefined) await handle.chmod(mode);
-      await handle.sync();
     } finally {
       await handle.close();
     }
@@ -149,6 +150,21 @@ async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPa
   } catch (err) {
     await discard(s);
     return ioError(`cannot write ${displayPath}`, displayPath, err);
+  }
+}
+
+/** fsync of a staged temp file (through a new descriptor: fsync flushes the file, whoever wrote it). */
+async function syncStaged(s: Staged): Promise<Result<{}>> {
+  try {
+    const handle = await open(s.tempPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return { ok: true };
+  } catch (err) {
+    return ioError(`cannot write ${s.displayPath}`, s.displayPath, err);
   }
 }
 
@@ -229,6 +245,13 @@ async function discard(s: Staged): Promise<void> {
   inFlight.delete(s.tempReal);
 }
 
+/** Where a batch's time went (ms): temp files written (checks included), fsynced, then renamed, folders fsynced and looked at. */
+export interface BatchTimings {
+  writeMs: number;
+  fsyncMs: number;
+  renameMs: number;
+}
+
 export interface BatchWrite {
   absPath: string;
   data: Buffer;
@@ -240,13 +263,14 @@ export interface BatchWrite {
 const BATCH_CONCURRENCY = 16;
 
 /**
- * Writes many existing files, each atomically, as one step: every temp file is written and fsynced
- * (concurrently) before any is published, so a refusal found then (a file changed, read-only, a
+ * Writes many existing files, each atomically, as one step: every temp file is written, then every
+ * one fsynced (16 at a time each), before any is published, so a refusal found then (a file changed, read-only, a
  * folder moved) writes nothing; then each is renamed after its last check, each folder fsynced once,
  * and each replaced file looked at once more. A file found changed in the microseconds between its
  * last check and its rename stops the batch there: the files before it are written (`written`).
  */
-export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Result<AtomicWriteOutcome & { written: number }> | (Failure & { written?: number })> {
+export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Result<AtomicWriteOutcome & { written: number; timings: BatchTimings }> | (Failure & { written?: number })> {
+  const started = performance.now();
   const folders = new Map<string, PinnedFolder>();
   const staged: (Staged | undefined)[] = new Array(items.length);
   let failure: Failure | undefined;
@@ -270,6 +294,12 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
     };
     await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
     if (failure) return failure;
+    const written = performance.now();
+    // Every temp file durable before any is published.
+    const synced = await mapLimited(staged, BATCH_CONCURRENCY, (st) => syncStaged(st!));
+    const unsynced = synced.find((r): r is Failure => !r.ok);
+    if (unsynced) return unsynced;
+    const fsynced = performance.now();
     const published: { s: Staged; original?: FileHandle; before?: BigIntStats }[] = [];
     let stopped: Failure | undefined;
     for (const s of staged) {
@@ -293,7 +323,13 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
       return { ...stopped, message: written > 0 ? `${stopped.message} (${written} other file${written === 1 ? ' was' : 's were'} already written)` : stopped.message, written };
     }
     if (verifyFailure) return { ...verifyFailure, written: published.length };
-    return { ok: true, notes, written: published.length };
+    const done = performance.now();
+    return {
+      ok: true,
+      notes,
+      written: published.length,
+      timings: { writeMs: written - started, fsyncMs: fsynced - written, renameMs: done - fsynced },
+    };
   } finally {
     for (const s of staged) if (s) await discard(s);
     for (const folder of folders.values()) await folder.close();
