@@ -73,11 +73,14 @@ export async function applyChanges(
   };
   if (mode === 'preview') return { ok: true, via: changes.map(() => null), ...reported, notes };
 
-  // 0. Every closed file bound for disk must still hold what was read before anything changes, so that
-  //    a stale file refuses the whole command before the editor sees any of it.
+  // 0. With an editor part, every closed file bound for disk must still hold what was read before
+  //    anything changes, so that a stale file refuses the whole command before the editor sees any
+  //    of it. (Without one, the disk part checks every file before it writes any.)
   const diskIdx = routes.flatMap((r, i) => (r === 'disk' ? [i] : []));
-  const before = await firstFailure(diskIdx, (i) => diskUnchanged(deps, changes[i]!));
-  if (before) return before;
+  if (routes.includes('editor')) {
+    const before = await firstFailure(diskIdx, (i) => diskUnchanged(deps, changes[i]!));
+    if (before) return before;
+  }
 
   // 1. Editor part first: if the editor refuses, nothing is written to disk.
   const editorIdx = routes.flatMap((r, i) => (r === 'editor' ? [i] : []));
