@@ -94,11 +94,13 @@ interface Staged {
   tempPath: string;
   tempReal: string;
   tempCreated: boolean;
+  /** The temp file's descriptor, still open for its fsync (syncStaged closes it). */
+  handle?: FileHandle | undefined;
   notes: string[];
 }
 
 /** Checks the target and writes the data to a temp file beside it (nothing visible changes); syncStaged makes it durable. */
-async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions): Promise<Result<{ staged: Staged }>> {
+async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions, keepOpen = true): Promise<Result<{ staged: Staged }>> {
   const target = folder.at(name);
   let existing: BigIntStats | undefined;
   try {
@@ -143,9 +145,12 @@ async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPa
       }
       // open() applied the umask; set the exact mode explicitly.
       if (mode !== undefined) await handle.chmod(mode);
-    } finally {
-      await handle.close();
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
     }
+    if (keepOpen) s.handle = handle;
+    else await handle.close();
     return { ok: true, staged: s };
   } catch (err) {
     await discard(s);
@@ -156,7 +161,8 @@ async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPa
 /** fsync of a staged temp file (through a new descriptor: fsync flushes the file, whoever wrote it). */
 async function syncStaged(s: Staged): Promise<Result<{}>> {
   try {
-    const handle = await open(s.tempPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const handle = s.handle ?? (await open(s.tempPath, constants.O_RDONLY | constants.O_NOFOLLOW));
+    s.handle = undefined;
     try {
       await handle.sync();
     } finally {
@@ -240,6 +246,8 @@ async function verifyReplaced(s: Staged, original: FileHandle | undefined, befor
 
 /** Removes a staged temp file that was not published. */
 async function discard(s: Staged): Promise<void> {
+  await s.handle?.close().catch(() => undefined);
+  s.handle = undefined;
   if (s.tempCreated) await unlink(s.tempPath).catch(() => undefined);
   s.tempCreated = false;
   inFlight.delete(s.tempReal);
@@ -258,6 +266,9 @@ export interface BatchWrite {
   displayPath: string;
   options: Pick<AtomicWriteOptions, 'mode' | 'within' | 'expect'>;
 }
+
+/** Batches up to this size keep each temp file open from its write to its fsync. */
+const KEEP_OPEN_MAX = 256;
 
 /** How many temp files are written and fsynced at once in a batch. */
 const BATCH_CONCURRENCY = 16;
@@ -282,12 +293,14 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
       if (!pinned.ok) return pinned;
       folders.set(dir, pinned.folder);
     }
+    // Descriptors stay open from the write to the fsync, unless a batch is so large that it could run out of them.
+    const keepOpen = items.length <= KEEP_OPEN_MAX;
     let next = 0;
     const worker = async () => {
       while (failure === undefined && next < items.length) {
         const i = next++;
         const item = items[i]!;
-        const r = await stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), item.data, item.displayPath, item.options);
+        const r = await stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), item.data, item.displayPath, item.options, keepOpen);
         if (r.ok) staged[i] = r.staged;
         else failure ??= r;
       }
@@ -341,6 +354,9 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
  * allow it), and a file whose owner could not be kept is refused rather than taken over.
  */
 async function permissionProblem(target: string, st: BigIntStats, displayPath: string): Promise<Failure | undefined> {
+  // Root may write any file (a read-only file system fails the temp file's creation instead).
+  const uid = process.geteuid?.();
+  if (uid === 0) return undefined;
   try {
     await access(target, constants.W_OK);
   } catch (err) {
@@ -353,8 +369,7 @@ async function permissionProblem(target: string, st: BigIntStats, displayPath: s
       });
     }
   }
-  const uid = process.geteuid?.();
-  if (uid !== undefined && uid !== 0 && BigInt(uid) !== st.uid) {
+  if (uid !== undefined && BigInt(uid) !== st.uid) {
     return fail('io_error', `cannot write ${displayPath}: it belongs to uid ${st.uid}, and replacing it would make it yours (only root can keep another owner); edit it as its owner`, {
       path: displayPath,
       reason: 'owner',
