@@ -1,6 +1,8 @@
 // Shared zod pieces for command arguments: booleans that also accept "true"/"false" (agents often
-// stringify them) and the options every edit command takes (`apply`, `confirm`).
+// stringify them), the options every edit command takes (`apply`, `confirm`), and `file_pattern`.
 import { z } from 'zod';
+import { fail, type Result } from '../core/result.js';
+import { compileGlob, type CompiledGlob } from '../core/search/glob.js';
 
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
@@ -32,3 +34,13 @@ export const text = z
   .refine((s) => s.indexOf('\0') === -1, {
     message: 'contains a NUL character (U+0000), which a text file cannot hold; editls would then read the file as binary. Remove it (or write binary files another way)',
   });
+
+/** A `file_pattern` argument compiled (absent or blank: no glob), or `invalid_args` saying why. */
+export function filePattern(pattern: string | undefined): Result<{ glob?: CompiledGlob }> {
+  if (pattern === undefined || pattern.trim() === '') return { ok: true };
+  const compiled = compileGlob(pattern);
+  if (!compiled.ok) {
+    return fail('invalid_args', `file_pattern ${JSON.stringify(pattern)} is not a valid glob: ${compiled.message}`, { issues: [{ path: 'file_pattern', message: compiled.message }] });
+  }
+  return { ok: true, glob: compiled.glob };
+}

@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { fail, type Result } from '../core/result.js';
 import { literalPrefilter, withPreservedCase } from '../core/edits/replaceInFiles.js';
 import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
-import { compileGlob, type CompiledGlob } from '../core/search/glob.js';
-import { applyOptions, boolish, intish, pathString, text } from './args.js';
+import { applyOptions, boolish, intish, pathString, text, filePattern } from './args.js';
 import type { Context, PlannedChange } from './context.js';
 import type { ResolvedPath } from '../workspace/paths.js';
 import { editResult, type EditResult } from './fileEdit.js';
@@ -53,12 +52,9 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
   title: 'Replace a text or regex in every file of the workspace (or a folder), reviewed as one edit',
   args,
   run: async (ctx, a) => {
-    let glob: CompiledGlob | undefined;
-    if (a.file_pattern !== undefined && a.file_pattern.trim() !== '') {
-      const compiled = compileGlob(a.file_pattern);
-      if (!compiled.ok) return fail('invalid_args', `file_pattern ${JSON.stringify(a.file_pattern)} is not a valid glob: ${compiled.message}`, { issues: [{ path: 'file_pattern', message: compiled.message }] });
-      glob = compiled.glob;
-    }
+    const pattern = filePattern(a.file_pattern);
+    if (!pattern.ok) return pattern;
+    const glob = pattern.glob;
     const useRegex = a.use_regex ?? false;
     const ignoreCase = a.ignore_case ?? false;
     if (useRegex) {

@@ -3,9 +3,8 @@
 // cap with a notice, character-safe line cuts, open buffers searched as the editor shows them.
 import { z } from 'zod';
 import { fail } from '../core/result.js';
-import { compileGlob, type CompiledGlob } from '../core/search/glob.js';
 import { layoutText, structuredMatches } from '../core/search/layout.js';
-import { boolish, pathString } from './args.js';
+import { boolish, pathString, filePattern } from './args.js';
 import type { CommandDefinition } from './registry.js';
 
 /** A non-negative integer, also as a numeric string (agents stringify numbers too). */
@@ -34,12 +33,9 @@ export const searchFilesCommand: CommandDefinition<typeof args> = {
   title: 'Search files with ripgrep (regex, file pattern, context lines)',
   args,
   run: async (ctx, a) => {
-    let glob: CompiledGlob | undefined;
-    if (a.file_pattern !== undefined && a.file_pattern.trim() !== '') {
-      const compiled = compileGlob(a.file_pattern);
-      if (!compiled.ok) return fail('invalid_args', `file_pattern ${JSON.stringify(a.file_pattern)} is not a valid glob: ${compiled.message}`, { issues: [{ path: 'file_pattern', message: compiled.message }] });
-      glob = compiled.glob;
-    }
+    const pattern = filePattern(a.file_pattern);
+    if (!pattern.ok) return pattern;
+    const glob = pattern.glob;
     const scope = await ctx.resolveSearchScope(a.path);
     if (!scope.ok) return scope;
     if (!scope.exists) {

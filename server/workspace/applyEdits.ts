@@ -281,18 +281,26 @@ async function diskUnchanged(deps: ApplyDeps, c: PlannedChange): Promise<Result<
     return fail('stale', `${resolved.relPath} was opened in the editor while the edit was computed; run the command again`);
   }
   if (c.created) return { ok: true };
+  return stampNow(c);
+}
+
+/**
+ * The stamp the write must find: the one read, after a cheap check (size + mtime); only a file that
+ * looks touched is re-read and compared, and if it still holds the same text its new stamp counts.
+ */
+async function stampNow(c: PlannedChange): Promise<Result<{ stamp: string }>> {
+  const { resolved } = c.snapshot;
   const disk = c.snapshot.disk;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
   const info = await stat(resolved.absPath).catch(() => undefined);
   if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
-  if (info.size !== disk.size || info.mtimeMs !== disk.mtimeMs) {
-    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
-    if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
-    if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
-      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text, changedOnDisk: true, path: resolved.relPath });
-    }
+  if (info.size === disk.size && info.mtimeMs === disk.mtimeMs) return { ok: true, stamp: disk.stamp };
+  const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
+  if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
+  if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
+    return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text, changedOnDisk: true, path: resolved.relPath });
   }
-  return { ok: true };
+  return { ok: true, stamp: current.stamp };
 }
 
 /**
@@ -350,7 +358,7 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
   if (c.created) {
     return writeFileAtomic(resolved.absPath, Buffer.from(c.newText, 'utf8'), resolved.relPath, { exclusive: true, mkdirs: true, within: resolved.folder });
   }
-  const item = await diskWrite(deps, c);
+  const item = await diskWrite(c);
   if (!item.ok) return item;
   // writeFileAtomic checks the stamp again right before its rename, and the replaced file right after.
   return writeFileAtomic(item.write.absPath, item.write.data, item.write.displayPath, item.write.options);
@@ -363,7 +371,7 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): P
       return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);
     }
   }
-  const items = await mapLimited(cs, IO_CONCURRENCY, (c) => diskWrite(deps, c));
+  const items = await mapLimited(cs, IO_CONCURRENCY, (c) => diskWrite(c));
   const writes: BatchWrite[] = [];
   for (const item of items) {
     if (!item.ok) return item;
@@ -373,29 +381,19 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): P
 }
 
 /** The atomic write of an existing file's new text, expecting the file as it was read (its stamp). */
-async function diskWrite(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ write: BatchWrite }>> {
+async function diskWrite(c: PlannedChange): Promise<Result<{ write: BatchWrite }>> {
   const { resolved } = c.snapshot;
   const disk = c.snapshot.disk;
+  const now = await stampNow(c);
+  if (!now.ok) return now;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
-  // Cheap check first (size + mtime); only a file that looks touched is re-read and compared.
-  let stamp = disk.stamp;
-  const info = await stat(resolved.absPath).catch(() => undefined);
-  if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
-  if (info.size !== disk.size || info.mtimeMs !== disk.mtimeMs) {
-    const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
-    if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
-    if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
-      return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { actual: current.text, changedOnDisk: true });
-    }
-    stamp = current.stamp; // touched, same text: what the write must find now
-  }
   return {
     ok: true,
     write: {
       absPath: resolved.absPath,
       data: encodeText(c.newText, disk.encoding, disk.bom),
       displayPath: resolved.relPath,
-      options: { mode: disk.mode, within: resolved.folder, expect: { stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) } },
+      options: { mode: disk.mode, within: resolved.folder, expect: { stamp: now.stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) } },
     },
   };
 }

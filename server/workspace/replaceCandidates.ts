@@ -11,7 +11,7 @@ import { comparePaths } from '../core/search/pathOrder.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
 import { runRipgrep, RipgrepUnavailable } from './ripgrep.js';
-import { baseFlags, typeFlags } from './ripgrepSearch.js';
+import { baseFlags, listEligible, typeFlags } from './ripgrepSearch.js';
 
 export interface CandidateRequest {
   scope: ResolvedPath;
@@ -27,8 +27,6 @@ export interface CandidateDeps {
 
 /** Longest literal handed to ripgrep on its command line (Linux allows 128 KiB per argument). */
 const MAX_PREFILTER_CHARS = 32 * 1024;
-/** Longest type glob of open buffers' names before the whole listing is used instead. */
-const MAX_NAMES_GLOB_CHARS = 64 * 1024;
 
 /** Absolute real paths of the files to read, in ripgrep's path order (by path relative to the scope). */
 export async function listReplaceCandidates(deps: CandidateDeps, req: CandidateRequest): Promise<Result<{ files: string[]; notes: string[] }>> {
@@ -50,8 +48,8 @@ export async function listReplaceCandidates(deps: CandidateDeps, req: CandidateR
     if (open.length > 0) {
       // An open buffer counts when ripgrep would search its file (ignore rules): without a prefilter
       // the listing says so; with one, its disk copy may not match, so ask ripgrep about those names.
-      const eligible = prefilter ? await eligibleFiles(req, open, notes) : listed.files;
-      if (!(eligible instanceof Set)) return eligible;
+      const eligible = prefilter ? await listEligible(scope, req.respectIgnore, open, req.signal) : listed.files;
+      if (req.signal.aborted) return fail('cancelled', 'replaceInFiles was cancelled while listing files; nothing changed');
       // A buffer with no file on disk (new, unsaved) cannot be checked against ignore rules: it is read.
       for (const abs of open) if (eligible.has(abs) || !existsSync(abs)) files.add(abs);
     }
@@ -105,30 +103,3 @@ async function listFiles(req: CandidateRequest, typed: boolean, prefilter: Liter
   return { ok: true, files };
 }
 
-/** Which of the open buffers' files ripgrep would search on disk (ignore rules, hidden folders). */
-async function eligibleFiles(req: CandidateRequest, open: string[], notes: string[]): Promise<Set<string> | Result<never>> {
-  const names = [...new Set(open.map((f) => path.basename(f)))];
-  const typeable = names.every((n) => !n.includes(':') && !n.includes('/'));
-  const glob = names.length === 1 ? escapeGlob(names[0]!) : `{${names.map(escapeGlob).join(',')}}`;
-  const narrow = typeable && glob.length <= MAX_NAMES_GLOB_CHARS;
-  const wanted = new Set(open);
-  const found = new Set<string>();
-  const exit = await runRipgrep({
-    args: ['--files', ...baseFlags(req.respectIgnore), ...(narrow ? typeFlags('editlsbuffers', glob) : []), '--', req.scope.absPath],
-    cwd: req.scope.absPath,
-    signal: req.signal,
-    onLine: (line) => {
-      const abs = path.resolve(req.scope.absPath, line);
-      // The type lets hidden files through; without it ripgrep would have skipped them.
-      if (wanted.has(abs) && !path.basename(abs).startsWith('.')) found.add(abs);
-      return found.size === wanted.size ? 'stop' : 'continue';
-    },
-  });
-  if (exit.cancelled) return fail('cancelled', 'replaceInFiles was cancelled while listing files; nothing changed');
-  if (exit.code === 2 && exit.stderr.trim() !== '') notes.push(`ripgrep: ${exit.stderr.replace(/^rg: /gm, '').trim().split('\n')[0]}`);
-  return found;
-}
-
-function escapeGlob(name: string): string {
-  return name.replace(/[\\*?[\]{},]/g, (c) => `\\${c}`);
-}

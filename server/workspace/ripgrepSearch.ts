@@ -359,11 +359,16 @@ async function dirtyBuffers(
   if (candidates.length === 0 || !req.scope.directory) return { paths, searchable: candidates };
   // Would ripgrep search these files on disk (ignore rules, hidden folders)? Ask it, listing only
   // files with the same names. A buffer with no file on disk cannot be checked: it is searched.
-  const listed = await listEligible(req, candidates.filter((c) => c.onDisk).map((c) => c.absPath));
+  const listed = await listEligible(req.scope, req.respectIgnore, candidates.filter((c) => c.onDisk).map((c) => c.absPath), req.signal);
   return { paths, searchable: candidates.filter((c) => !c.onDisk || listed.has(c.absPath)) };
 }
 
-async function listEligible(req: SearchRequest, files: string[]): Promise<Set<string>> {
+/**
+ * Which of `files` (real paths under the scope folder) ripgrep would search on disk there: ignore
+ * rules and hidden folders applied, asked with `rg --files` restricted to their names (in chunked
+ * file types, or every file when the names would not fit a command line).
+ */
+export async function listEligible(scope: { absPath: string }, respectIgnore: boolean, files: readonly string[], signal: AbortSignal): Promise<Set<string>> {
   const found = new Set<string>();
   if (files.length === 0) return found;
   const names = [...new Set(files.map((f) => path.basename(f)))];
@@ -371,11 +376,11 @@ async function listEligible(req: SearchRequest, files: string[]): Promise<Set<st
   // Without a type (too many names for a command line, or a name with `:`), every file is listed.
   const type = nameTypeFlags('editlsbuffers', names) ?? [];
   await runRipgrep({
-    args: ['--files', ...baseFlags(req.respectIgnore), ...type, '--', '.'],
-    cwd: req.scope.absPath,
-    signal: req.signal,
+    args: ['--files', ...baseFlags(respectIgnore), ...type, '--', '.'],
+    cwd: scope.absPath,
+    signal,
     onLine: (line) => {
-      const abs = path.resolve(req.scope.absPath, line);
+      const abs = path.resolve(scope.absPath, line);
       // The type lets hidden files through; without it ripgrep would have skipped them.
       if (wanted.has(abs) && !path.basename(abs).startsWith('.')) found.add(abs);
       return found.size === wanted.size ? 'stop' : 'continue';
