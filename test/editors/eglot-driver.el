@@ -4,42 +4,7 @@
 ;; applyEdit handler, eglot-code-actions, flymake, xref, undo) and writes what buffers and disk
 ;; hold as JSON to $OUT.  The test compares; this script only records.
 ;; Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. emacs --batch -Q -l test/editors/eglot-driver.el
-(dolist (d (directory-files "/usr/share/emacs/site-lisp/elpa" t "^[a-z]"))
-  (add-to-list 'load-path d))
-(require 'cl-lib)
-(require 'json)
-(require 'subr-x)
-
-(defvar my-ws (file-name-as-directory (getenv "WS")))
-(defvar my-out '())
-(defun rec (k v) (push (cons k v) my-out))
-(defun bool (x) (if x t :json-false))
-(defun path (name) (expand-file-name name my-ws))
-(defun disk (name)
-  (let ((f (path name)))
-    (when (file-exists-p f)
-      (with-temp-buffer (let ((coding-system-for-read 'utf-8-unix)) (insert-file-contents f)) (buffer-string)))))
-(defun buf (name) (find-buffer-visiting (path name)))
-(defun buf-text (name)
-  (let ((b (buf name)))
-    (and b (with-current-buffer b (buffer-substring-no-properties (point-min) (point-max))))))
-(defun wait-until (secs pred)
-  (with-timeout (secs nil)
-    (while (not (funcall pred)) (accept-process-output nil 0.05))
-    t))
-
-;; What reaches the user: `message' (Eglot shows window/showMessage with it).
-(defvar my-messages '())
-;; Advising a primitive makes native-comp Emacs compile a trampoline (needs a C toolchain on PATH);
-;; the callers here are byte-compiled, so plain advice is enough.
-(setq comp-enable-subr-trampolines nil native-comp-enable-subr-trampolines nil)
-(advice-add 'message :around
-            (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format-message fmt args) my-messages))
-              (apply orig fmt args)))
-;; Batch Emacs must never prompt; record it if anything does.
-(fset 'y-or-n-p (lambda (prompt) (rec "prompted" prompt) t))
-(fset 'yes-or-no-p (lambda (prompt) (rec "prompted" prompt) t))
+(load (expand-file-name "test/editors/driver-common.el" (getenv "REPO")) nil t)
 
 (defvar editls-command (list "node" (getenv "SERVER") "--stdio"))
 (load (expand-file-name "client-examples/emacs/editls.el" (getenv "REPO")) nil t)
@@ -74,7 +39,6 @@
                  (cl-find-if (lambda (s) (string-prefix-p prefix s)) titles))))
       (call-interactively #'eglot-code-actions))
     (vconcat titles)))
-
 
 (defun my-outcome (thunk)
   "Run THUNK (an editls-execute call); the result's status, replacements and notes, or the error."
@@ -226,7 +190,4 @@
       (rec "ok" t))
   (error (rec "ok" :json-false) (rec "error" (format "%S" top-err))))
 
-(rec "messages" (vconcat (reverse my-messages)))
-(let ((coding-system-for-write 'utf-8-unix))
-  (write-region (json-encode my-out) nil (getenv "OUT") nil 'silent))
-(kill-emacs 0)
+(finish-driver)

@@ -3,40 +3,7 @@
 ;; it: editls still serves a buffer after revert-buffer, M-x editls-symbols lands on the right line
 ;; (lsp-mode's own xref-find-apropos is one line early), and a preview's hint wording.
 ;; Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. emacs --batch -Q -l test/editors/lspmode-newuser-driver.el
-(dolist (d (directory-files "/usr/share/emacs/site-lisp/elpa" t "^[a-z]"))
-  (add-to-list 'load-path d))
-(require 'cl-lib)
-(require 'json)
-(require 'subr-x)
-
-(defvar my-ws (file-name-as-directory (getenv "WS")))
-(defvar my-out '())
-(defun rec (k v) (push (cons k v) my-out))
-(defun bool (x) (if x t :json-false))
-(defun path (name) (expand-file-name name my-ws))
-(defun disk (name)
-  (let ((f (path name)))
-    (when (file-exists-p f)
-      (with-temp-buffer (let ((coding-system-for-read 'utf-8-unix)) (insert-file-contents f)) (buffer-string)))))
-(defun buf (name) (find-buffer-visiting (path name)))
-(defun buf-text (name)
-  (let ((b (buf name)))
-    (and b (with-current-buffer b (buffer-substring-no-properties (point-min) (point-max))))))
-(defun wait-until (secs pred)
-  (with-timeout (secs nil)
-    (while (not (funcall pred)) (accept-process-output nil 0.05))
-    t))
-
-(defvar my-messages '())
-;; Advising a primitive makes native-comp Emacs compile a trampoline (needs a C toolchain on PATH);
-;; the callers here are byte-compiled, so plain advice is enough.
-(setq comp-enable-subr-trampolines nil native-comp-enable-subr-trampolines nil)
-(advice-add 'message :around
-            (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format-message fmt args) my-messages))
-              (apply orig fmt args)))
-(fset 'y-or-n-p (lambda (prompt) (rec "prompted" prompt) t))
-(fset 'yes-or-no-p (lambda (prompt) (rec "prompted" prompt) t))
+(load (expand-file-name "test/editors/driver-common.el" (getenv "REPO")) nil t)
 
 ;; What a user sets in init.el for lsp-mode (not editls-specific).
 (require 'lsp-mode)
@@ -93,7 +60,4 @@
       (rec "ok" t))
   (error (rec "ok" :json-false) (rec "error" (format "%S" top-err))))
 
-(rec "messages" (vconcat (reverse my-messages)))
-(let ((coding-system-for-write 'utf-8-unix))
-  (write-region (json-encode my-out) nil (getenv "OUT") nil 'silent))
-(kill-emacs 0)
+(finish-driver)
