@@ -3,12 +3,8 @@
 -- machinery (its applyEdit handler, code_action + vim.ui.select, quickfix, undo) and writes what
 -- buffers and disk hold afterwards as JSON to $OUT. The test compares; this script only records.
 -- Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. nvim --headless --clean -u NONE -c 'luafile test/editors/nvim-driver.lua'
-local ws, server, outfile, repo = os.getenv('WS'), os.getenv('SERVER'), os.getenv('OUT'), os.getenv('REPO')
-local R = {}
-local function put(k, v)
-  if v == nil then v = vim.NIL end
-  R[k] = v
-end
+local D = dofile(os.getenv('REPO') .. '/test/editors/nvim-common.lua')
+local ws, server, repo, put, path, disk, wait = D.ws, D.server, D.repo, D.put, D.path, D.disk, D.wait
 
 -- Record what reaches the user (window/showMessage and the example's notifications).
 local notes = {}
@@ -19,32 +15,20 @@ vim.lsp.handlers['window/showMessage'] = function(e, result, ctx, config)
   return show_message(e, result, ctx, config)
 end
 
-local function path(name) return ws .. '/' .. name end
-local function disk(name)
-  local f = io.open(path(name), 'rb')
-  if not f then return nil end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
 local function bufnr_of(name)
   local b = vim.fn.bufnr(path(name))
   if b == -1 or not vim.api.nvim_buf_is_loaded(b) then return nil end
   return b
 end
---- The buffer's text as Neovim sends it to servers (lines joined, final newline per 'eol').
+--- The buffer's text as Neovim sends it to servers, or nil when the file has no loaded buffer.
 local function buf_text(name)
   local b = bufnr_of(name)
-  if not b then return nil end
-  local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
-  if vim.api.nvim_buf_get_option(b, 'eol') then text = text .. '\n' end
-  return text
+  return b and D.text_of(b) or nil
 end
 local function modified(name)
   local b = bufnr_of(name)
   return b ~= nil and vim.api.nvim_buf_get_option(b, 'modified')
 end
-local function wait(ms, cond) return vim.wait(ms, cond, 10) end
 
 local ok, err = pcall(function()
   local editls = dofile(repo .. '/client-examples/neovim/editls.lua')
@@ -301,10 +285,5 @@ local ok, err = pcall(function()
   put('s14.answers', answers)
 end)
 
-put('ok', ok)
-if not ok then put('error', tostring(err)) end
 put('notes', notes)
-local f = assert(io.open(outfile, 'w'))
-f:write(vim.fn.json_encode(R))
-f:close()
-vim.cmd('qall!')
+D.finish(ok, err)

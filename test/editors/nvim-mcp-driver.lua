@@ -3,25 +3,10 @@
 -- driver signals "ready" ($OUT.ready) and waits while the test's MCP client edits through `editls mcp`
 -- (until $OUT.done);
 -- it records buffer, 'modified' and disk, presses `u` once, records again and writes JSON to $OUT.
-local ws, server, outfile, repo = os.getenv('WS'), os.getenv('SERVER'), os.getenv('OUT'), os.getenv('REPO')
-local R = {}
-local function put(k, v)
-  if v == nil then v = vim.NIL end
-  R[k] = v
-end
-local function path(name) return ws .. '/' .. name end
-local function disk(name)
-  local f = io.open(path(name), 'rb')
-  if not f then return nil end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
-local function buf_text(b)
-  local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
-  if vim.api.nvim_buf_get_option(b, 'eol') then text = text .. '\n' end
-  return text
-end
+local D = dofile(os.getenv('REPO') .. '/test/editors/nvim-common.lua')
+local ws, server, repo, put, path, disk, wait = D.ws, D.server, D.repo, D.put, D.path, D.disk, D.wait
+local outfile = D.outfile
+local buf_text = D.text_of
 
 local ok, err = pcall(function()
   local editls = dofile(repo .. '/client-examples/neovim/editls.lua')
@@ -49,9 +34,4 @@ local ok, err = pcall(function()
   vim.cmd('silent undo')
   put('after_one_undo', buf_text(bufnr))
 end)
-put('ok', ok)
-if not ok then put('error', tostring(err)) end
-local out = assert(io.open(outfile, 'w'))
-out:write(vim.fn.json_encode(R))
-out:close()
-vim.cmd('qa!')
+D.finish(ok, err)

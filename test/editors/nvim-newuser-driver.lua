@@ -4,12 +4,8 @@
 -- (with its kind, also from a code action's command), :EditlsSymbols from the quickfix window,
 -- :'<,'>EditlsCodeAction. Records buffers, messages and quickfix items as JSON in $OUT.
 -- Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. nvim --headless --clean -u NONE -c 'luafile test/editors/nvim-newuser-driver.lua'
-local ws, server, outfile, repo = os.getenv('WS'), os.getenv('SERVER'), os.getenv('OUT'), os.getenv('REPO')
-local R = {}
-local function put(k, v)
-  if v == nil then v = vim.NIL end
-  R[k] = v
-end
+local D = dofile(os.getenv('REPO') .. '/test/editors/nvim-common.lua')
+local ws, server, repo, put, path, disk, wait = D.ws, D.server, D.repo, D.put, D.path, D.disk, D.wait
 -- What reaches the user: vim.notify (the example's channel) and the message history.
 local notes = {}
 vim.notify = function(msg) table.insert(notes, msg) end
@@ -21,14 +17,8 @@ for _, m in ipairs({ 'window/showMessage', 'workspace/executeCommand' }) do
     return h(e, result, ctx, config)
   end
 end
-local function path(name) return ws .. '/' .. name end
-local function buf_text(b)
-  local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
-  if vim.api.nvim_buf_get_option(b, 'eol') then text = text .. '\n' end
-  return text
-end
+local buf_text = D.text_of
 vim.o.hidden = true
-local function wait(ms, cond) return vim.wait(ms, cond, 10) end
 --- A user command; a failure is recorded and the next scenario still runs.
 local cmd_errors = {}
 local function try(c)
@@ -170,11 +160,6 @@ local ok, err = pcall(function()
   put('code_action.buf', buf_text(wsbuf))
 end)
 
-put('ok', ok)
-if not ok then put('error', tostring(err)) end
 put('notes', notes)
 put('cmd_errors', cmd_errors)
-local f = assert(io.open(outfile, 'w'))
-f:write(vim.fn.json_encode(R))
-f:close()
-vim.cmd('qall!')
+D.finish(ok, err)

@@ -2,29 +2,12 @@
 -- through the shipped :EditlsReplaceAll (a preview in the quickfix list), :EditlsApplyPreview (one
 -- undo step per buffer, closed files written to disk) and `u`; records buffers and disk as JSON.
 -- Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. nvim --headless --clean -u NONE -c 'luafile test/editors/nvim-replace-driver.lua'
-local ws, server, outfile, repo = os.getenv('WS'), os.getenv('SERVER'), os.getenv('OUT'), os.getenv('REPO')
-local R = {}
-local function put(k, v)
-  if v == nil then v = vim.NIL end
-  R[k] = v
-end
+local D = dofile(os.getenv('REPO') .. '/test/editors/nvim-common.lua')
+local ws, server, repo, put, path, disk, wait = D.ws, D.server, D.repo, D.put, D.path, D.disk, D.wait
 local notes = {}
 vim.notify = function(msg) table.insert(notes, msg) end
 
-local function path(name) return ws .. '/' .. name end
-local function disk(name)
-  local f = io.open(path(name), 'rb')
-  if not f then return nil end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
-local function buf_text(b)
-  local text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
-  if vim.api.nvim_buf_get_option(b, 'eol') then text = text .. '\n' end
-  return text
-end
-local function wait(ms, cond) return vim.wait(ms, cond, 10) end
+local buf_text = D.text_of
 
 local ok, err = pcall(function()
   local editls = dofile(repo .. '/client-examples/neovim/editls.lua')
@@ -86,10 +69,5 @@ local ok, err = pcall(function()
   put('undo.b_equals_before', buf_text(b) == b_before)
 end)
 
-put('ok', ok)
-if not ok then put('error', tostring(err)) end
 put('notes', notes)
-local f = assert(io.open(outfile, 'w'))
-f:write(vim.fn.json_encode(R))
-f:close()
-vim.cmd('qall!')
+D.finish(ok, err)
