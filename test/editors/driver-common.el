@@ -39,6 +39,21 @@
 (fset 'y-or-n-p (lambda (prompt) (rec "prompted" prompt) t))
 (fset 'yes-or-no-p (lambda (prompt) (rec "prompted" prompt) t))
 
+(defun result-fields (prefix thunk)
+  "Run THUNK (an editls command) and record its status, via, message and previewId under PREFIX, or its error."
+  (condition-case err
+      (let* ((r (funcall thunk))
+             (files (editls--get r :files))
+             (file (and (vectorp files) (> (length files) 0) (aref files 0))))
+        (rec (concat prefix ".status") (editls--get r :status))
+        (rec (concat prefix ".via") (and file (editls--get file :via)))
+        (rec (concat prefix ".message") (editls--get r :message))
+        (rec (concat prefix ".previewId") (editls--get r :previewId))
+        r)
+    (editls-error
+     (rec (concat prefix ".error") (list (cons "kind" (nth 1 err)) (cons "message" (nth 2 err)) (cons "code" (nth 4 err))))
+     nil)))
+
 (defun finish-driver ()
   "Write what was recorded (and the messages) as JSON to $OUT and leave Emacs."
   (rec "messages" (vconcat (reverse my-messages)))

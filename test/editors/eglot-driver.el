@@ -11,20 +11,6 @@
 (require 'eglot)
 (transient-mark-mode 1)
 
-(defun result-fields (prefix thunk)
-  (condition-case err
-      (let* ((r (funcall thunk))
-             (files (editls--get r :files))
-             (file (and (vectorp files) (> (length files) 0) (aref files 0))))
-        (rec (concat prefix ".status") (editls--get r :status))
-        (rec (concat prefix ".via") (and file (editls--get file :via)))
-        (rec (concat prefix ".message") (editls--get r :message))
-        (rec (concat prefix ".previewId") (editls--get r :previewId))
-        r)
-    (editls-error
-     (rec (concat prefix ".error") (list (cons "kind" (nth 1 err)) (cons "message" (nth 2 err)) (cons "code" (nth 4 err))))
-     nil)))
-
 (defun editls-diagnostics ()
   "editls's hints that flymake shows in the current buffer."
   (cl-count-if (lambda (d) (string-match-p "preview p[0-9]+ (editls" (flymake-diagnostic-text d))) (flymake-diagnostics)))

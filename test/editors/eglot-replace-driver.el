@@ -11,35 +11,6 @@
 (require 'eglot)
 (transient-mark-mode 1)
 
-(defun result-fields (prefix thunk)
-  (condition-case err
-      (let* ((r (funcall thunk))
-             (files (editls--get r :files))
-             (file (and (vectorp files) (> (length files) 0) (aref files 0))))
-        (rec (concat prefix ".status") (editls--get r :status))
-        (rec (concat prefix ".via") (and file (editls--get file :via)))
-        (rec (concat prefix ".message") (editls--get r :message))
-        (rec (concat prefix ".previewId") (editls--get r :previewId))
-        r)
-    (editls-error
-     (rec (concat prefix ".error") (list (cons "kind" (nth 1 err)) (cons "message" (nth 2 err)) (cons "code" (nth 4 err))))
-     nil)))
-
-(defun editls-diagnostics ()
-  "editls's hints that flymake shows in the current buffer."
-  (cl-count-if (lambda (d) (string-match-p "preview p[0-9]+ (editls" (flymake-diagnostic-text d))) (flymake-diagnostics)))
-
-(defun choose-code-action (prefix)
-  "M-x eglot-code-actions, picking the action whose title starts with PREFIX; returns all titles."
-  (let ((titles '())
-        (last-nonmenu-event ?a))          ; not a mouse event: Eglot uses completing-read
-    (cl-letf (((symbol-function 'completing-read)
-               (lambda (_prompt collection &rest _)
-                 (setq titles (all-completions "" collection))
-                 (cl-find-if (lambda (s) (string-prefix-p prefix s)) titles))))
-      (call-interactively #'eglot-code-actions))
-    (vconcat titles)))
-
 (condition-case top-err
     (let ((default-directory my-ws))
       (find-file (path "a.txt"))

@@ -23,20 +23,6 @@
 (load (expand-file-name "client-examples/emacs/editls.el" (getenv "REPO")) nil t)
 (transient-mark-mode 1)
 
-(defun result-fields (prefix thunk)
-  (condition-case err
-      (let* ((r (funcall thunk))
-             (files (editls--get r :files))
-             (file (and (vectorp files) (> (length files) 0) (aref files 0))))
-        (rec (concat prefix ".status") (editls--get r :status))
-        (rec (concat prefix ".via") (and file (editls--get file :via)))
-        (rec (concat prefix ".message") (editls--get r :message))
-        (rec (concat prefix ".previewId") (editls--get r :previewId))
-        r)
-    (editls-error
-     (rec (concat prefix ".error") (list (cons "kind" (nth 1 err)) (cons "message" (nth 2 err)) (cons "code" (nth 4 err))))
-     nil)))
-
 (defun editls-diagnostics ()
   "editls's hints in the current buffer, as lsp-mode stores them."
   (cl-count-if (lambda (d) (equal (gethash "source" d) "editls")) (lsp--get-buffer-diagnostics)))
