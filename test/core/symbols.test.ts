@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractSymbols, FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
-import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
+import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_BRANCHES, PREFILTER_BRANCHES_RG, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
 import { charMask, makeQuery, matchTier, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
 import type { SymbolKindName } from '../../server/core/symbols/types.js';
 
@@ -311,7 +311,8 @@ describe('definitions per language', () => {
   });
 
   it('the prefilter loses no definition the rules find, in every fixture and in real TypeScript/JavaScript from node_modules', () => {
-    expect(PREFILTER_REGEX).toBe(`(?-u)${PREFILTER_JS.source}`);
+    expect(PREFILTER_REGEX).toBe(`(?-u)${PREFILTER_BRANCHES_RG.join('|')}`);
+    expect(PREFILTER_JS.source).toBe(PREFILTER_BRANCHES.join('|'));
     const texts: [string, string][] = Object.keys(EXPECTED).map((name) => [name, fixture(name)]);
     texts.push(...realSources(8_000_000));
     expect(texts.length).toBeGreaterThan(300);
@@ -535,6 +536,54 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
       ['a.h', 'typedef void (APIENTRYP PFNGLDEPTHMASKPROC) (GLboolean flag);\ntypedef int (*X509_LOOKUP_get_by_fingerprint_fn)(X509_LOOKUP *ctx,\n    int type);\ntypedef STACK_OF(OSSL_CRMF_MSG) OSSL_CRMF_MSGS;\n', ['1 typeParameter PFNGLDEPTHMASKPROC', '2 typeParameter X509_LOOKUP_get_by_fingerprint_fn', '4 typeParameter OSSL_CRMF_MSGS']],
       ['a.c', 'int main(void) {\n  do {\n  } while (x);\n  if (a) {\n  } else {\n  }\n  return 0;\n}\n', ['1 function main']],
     ]);
+  });
+
+  it('C++: headers whose body starts on a later line (GNU style, qualifiers, initialisers), A::B:: and A<T>:: owners, operator names, final, attributes, specialisations', () => {
+    table([
+      [
+        'deque.h',
+        'namespace std {\n  template<typename _Tp>\n    class deque : protected _Deque_base<_Tp>\n    {\n    public:\n      deque()\n      { }\n\n      explicit\n      deque(size_type __n, const allocator_type& __a = allocator_type())\n      : _Base(__a, __n)\n      { _M_default_initialize(); }\n\n      iterator\n      begin() _GLIBCXX_NOEXCEPT\n      { return this->_M_impl._M_start; }\n\n      size_type\n      size() const noexcept\n      { return 0; }\n\n      reference\n      operator[](size_type __n)\n      { return *(begin() + __n); }\n\n      explicit operator bool() const noexcept\n      { return true; }\n\n      void\n      _M_range_insert_aux(iterator __pos, _InputIterator __first,\n\t\t\t  _InputIterator __last);\n    };\n}\n',
+        ['1 namespace std', '3 class deque (std)', '6 constructor deque (deque)', '10 constructor deque (deque)', '15 method begin (deque)', '19 method size (deque)', '23 method operator[] (deque)', '26 method operator bool (deque)', '30 method _M_range_insert_aux (deque)'],
+      ],
+      [
+        'deque.tcc',
+        'template<typename _Tp, typename _Alloc>\n  void\n  deque<_Tp, _Alloc>::\n  _M_destroy_data_aux(iterator __first, iterator __last)\n  {\n    for (;;)\n      std::_Destroy(__first, __last);\n  }\n\nnamespace fs {\n  path::iterator\n  path::begin() const noexcept\n  {\n  }\n}\nvoid A::B::run(int n) override\n{\n}\ndeque&\ndeque::operator+=(const deque& __x) noexcept\n{\n}\ntemplate<typename T>\nT Box<T>::get() const\n{\n}\n',
+        ['4 function _M_destroy_data_aux', '10 namespace fs', '12 method begin (path)', '16 method run (B)', '20 method operator+= (deque)', '24 method get (Box)'],
+      ],
+      ['a.hpp', 'struct X final {\n};\nclass [[deprecated]] Old {\n};\ntemplate<>\nstruct __is_integer<long long>\n{\n};\nclass locale::_Impl\n{\n};\nenum Color : int {\n};\n', ['1 struct X', '3 class Old', '6 struct __is_integer', '9 class _Impl', '12 enum Color']],
+      ['a.c', 'static int\nparse_args (int argc, char **argv)\n{\n  return 0;\n}\n', ['2 function parse_args']],
+    ]);
+  });
+
+  it('C/C++: uses and calls that look like definitions are none: `enum E x;`, `struct S x;`, macro-wrapped prototypes, initialiser entries, calls ending in a lambda', () => {
+    table([
+      ['a.h', 'enum E x;\nstruct S x;\nenum class byte : unsigned char;\n', []],
+      ['a.h', 'extern int __REDIRECT_NTH (stat, (const char *__restrict __file,\n\t\t\t\t  struct stat *__restrict __buf), __stat64)\n     __nonnull ((1, 2));\n_GLIBCXX_DEPRECATED_SUGGEST("std::is_trivially_destructible")\n', []],
+      ['a.cpp', 'class Handler {\n public:\n  Handler(Msg m)\n    : a(1),\n      Msg(Msg) {}\n  void post() {\n    executor([](int x) {\n    });\n    run(a, b)\n    if constexpr (N > 1)\n  }\n};\n', ['1 class Handler', '3 constructor Handler (Handler)', '6 method post (Handler)']],
+    ]);
+  });
+
+  it('C/C++ header lines: the prefilter as ripgrep spells it (no lookaround) accepts exactly the lines the JavaScript one does', () => {
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const lines = [
+      ...Object.keys(EXPECTED).flatMap((name) => fixture(name).split(/\r?\n/)),
+      ...realSources(2_000_000).flatMap(([, text]) => text.split(/\r?\n/)),
+      '      _Deque_base(const allocator_type& __a, size_t __num_elements)',
+      '      remove_copy(_InputIterator __first, _InputIterator __last,',
+      '      operator==(const _Self& __x,',
+      '    Msg(Msg) {}',
+      '    run(a, b)',
+      '    f(&x)',
+      '  length(size_type __sub = 0) const',
+      '  operator()(_Range&& __r, _Comp __comp = {}, _Proj __proj = {}) const',
+    ].filter((l) => l.length < 400);
+    let accepted = 0;
+    for (const line of lines) {
+      const js = PREFILTER_JS.test(line);
+      expect(rg.test(line), line).toBe(js);
+      if (js) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(1000);
   });
 
   it('Python: module-level variables in any case', () => {
