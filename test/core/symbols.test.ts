@@ -586,6 +586,42 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     expect(accepted).toBeGreaterThan(1000);
   });
 
+  it('Python: nothing inside triple-quoted strings (docstrings with examples), whatever quotes, escapes and comments hold', () => {
+    const doc = [
+      'def real():',
+      '    """Example:',
+      '',
+      '    def fake(x):',
+      '        return x',
+      "    class Fake: '''not this either'''",
+      '    """',
+      '    return 1',
+      'TEMPLATE = r"""',
+      'def fake2():',
+      'x = 1',
+      '"""',
+      "QUOTES = '\"\"\"'  # a one-line string holding the delimiter",
+      'def after_quotes(): pass',
+      '# a comment with """ in it',
+      'def after_comment(): pass',
+      "s = '''",
+      'has \\\'\\\'\\\' escaped and """ the other kind',
+      'def fake3(): pass',
+      "'''",
+      'class After:',
+      '    def m(self): """one line""" ; return 2',
+      '    def n(self): pass',
+      '',
+    ].join('\n');
+    table([['a.py', doc, ['1 function real', '9 constant TEMPLATE', '13 constant QUOTES', '14 function after_quotes', '16 function after_comment', '17 variable s', '21 class After', '22 method m (After)', '23 method n (After)']]]);
+    // The index build's path: ripgrep's prefiltered lines fed to addLineIn find the same.
+    const ex = new FileExtractor(languageOf('a.py')!, true);
+    doc.split('\n').forEach((l, i) => {
+      if (new RegExp(PREFILTER_BRANCHES_RG.join('|')).test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
+    });
+    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.py')!, doc));
+  });
+
   it('Python: module-level variables in any case', () => {
     table([
       ['a.py', 'import os\nuses_query = [\n    "x",\n]\n_urlopener = None\nMAX = 3\nx == y\ndef f():\n    local = 1\n', ['2 variable uses_query', '5 variable _urlopener', '6 constant MAX', '8 function f']],

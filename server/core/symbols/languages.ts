@@ -32,6 +32,8 @@ export interface Language {
   id: string;
   extensions: readonly string[];
   rules: readonly Rule[];
+  /** `"""` and `'''` strings span lines (Python): lines inside one define nothing. */
+  tripleQuotedStrings?: boolean;
 }
 
 // Identifier characters: ASCII word characters and BMP letters (punctuation, symbol and surrogate
@@ -131,6 +133,7 @@ const typescript: Language = {
 const python: Language = {
   id: 'python',
   extensions: ['py', 'pyi', 'pyw'],
+  tripleQuotedStrings: true,
   rules: [
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
@@ -523,6 +526,8 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
   String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
   String.raw`^[ \t]*define\(`,
+  // Python's triple-quoted string delimiters: the extractor skips the lines between them (docstrings with `def` examples).
+  `"""|'''`,
 ];
 
 /** The prefilter's branches as JavaScript runs them; ripgrep's differ only in the spelling of cHeaderBranches. */
