@@ -557,7 +557,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
 
   it('C/C++: uses and calls that look like definitions are none: `enum E x;`, `struct S x;`, macro-wrapped prototypes, initialiser entries, calls ending in a lambda', () => {
     table([
-      ['a.h', 'enum E x;\nstruct S x;\nenum class byte : unsigned char;\n', []],
+      ['a.h', 'enum E x;\nstruct S x;\nenum class byte : unsigned char;\n  requires(_Tp& __t)\n', []],
       ['a.h', 'extern int __REDIRECT_NTH (stat, (const char *__restrict __file,\n\t\t\t\t  struct stat *__restrict __buf), __stat64)\n     __nonnull ((1, 2));\n_GLIBCXX_DEPRECATED_SUGGEST("std::is_trivially_destructible")\n', []],
       ['a.cpp', 'class Handler {\n public:\n  Handler(Msg m)\n    : a(1),\n      Msg(Msg) {}\n  void post() {\n    executor([](int x) {\n    });\n    run(a, b)\n    if constexpr (N > 1)\n  }\n};\n', ['1 class Handler', '3 constructor Handler (Handler)', '6 method post (Handler)']],
     ]);
@@ -631,6 +631,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
   it('Java: abstract and interface declarations ending in `;`, package-private constructors, one-line bodies; statements in bodies are not members', () => {
     table([
       ['A.java', 'public interface DataInput {\n    byte readByte() throws IOException;\n    <T> List<T> all(Class<T> c);\n}\n', ['1 interface DataInput', '2 method readByte (DataInput)', '3 method all (DataInput)']],
+      ['A.java', 'public final class Builder {\n    public Builder requires(String mn) {\n    }\n}\n', ['1 class Builder', '2 method requires (Builder)']],
       ['A.java', 'public final class SocketPermission {\n    SocketPermission(String host, int mask) {\n        init(host, mask);\n        throw new Error(x);\n        return foo(x);\n    }\n    public Cleaner cleaner() { return null; }\n    abstract void close();\n    native int read0(long fd);\n}\n', ['1 class SocketPermission', '2 constructor SocketPermission (SocketPermission)', '7 method cleaner (SocketPermission)', '8 method close (SocketPermission)', '9 method read0 (SocketPermission)']],
     ]);
   });

@@ -11,7 +11,7 @@ export const MAX_LINE_BYTES = 1000;
 const NOT_NAMES = new Set([
   'if', 'else', 'elif', 'elseif', 'for', 'foreach', 'while', 'do', 'switch', 'case', 'catch', 'try', 'finally', 'return', 'sizeof', 'typeof', 'instanceof', 'await', 'yield', 'super', 'this', 'throw', 'with', 'when', 'using', 'lock', 'fixed',
   'synchronized', 'assert', 'print', 'echo', 'function', 'defined', 'static_assert', 'alignof', 'decltype', 'checked', 'unchecked',
-  'nameof', 'unless', 'until', 'import', 'export', 'operator', 'noexcept', 'requires', 'alignas', '__attribute__', '__catch', '__try', 'constexpr', 'explicit',
+  'nameof', 'unless', 'until', 'import', 'export', 'operator', 'noexcept', 'alignas', '__attribute__', '__catch', '__try', 'constexpr', 'explicit',
 ]);
 
 /** Fields per symbol in FileExtractor.data: line, name start, name end (UTF-16 columns), kind (position in SYMBOL_KINDS). */

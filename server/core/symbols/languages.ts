@@ -213,8 +213,8 @@ const C_OPERATOR = String.raw`operator[ \t]*(?:\(\)|\[\]|""[ \t]*[A-Za-z_]\w*|(?
 const C_OWNERS = String.raw`(?:[A-Za-z_]\w*(?:<[^()]*>)?::)*`;
 /** Words before a header with no return type (constructors, conversion operators). */
 const C_CTOR_SPEC = String.raw`(?:(?:explicit|virtual|constexpr|consteval|inline|friend)[ \t]+)*`;
-/** Not a macro (`__REDIRECT_NTH (stat, ...)`, `_GLIBCXX_DEPRECATED_SUGGEST("x")`): all capitals. */
-const NOT_MACRO = String.raw`(?!_*[A-Z][A-Z0-9_]*\b)`;
+/** Not a macro (`__REDIRECT_NTH (stat, ...)`, `_GLIBCXX_DEPRECATED_SUGGEST("x")`: all capitals) nor a C++20 `requires (...)` clause (a Java method may be named so). */
+const NOT_MACRO = String.raw`(?!(?:_*[A-Z][A-Z0-9_]*|requires)\b)`;
 /** `[[deprecated]]`, `alignas(8)`, `__attribute__((x))` between `class`/`struct` and the name. */
 const C_ATTRS = String.raw`(?:\[\[[^\]]*\]\]\s*|alignas\s*\([^)]*\)\s*|__attribute__\s*\(\([^)]*\)\)\s*)*`;
 /** Template arguments of a specialisation (`struct hash<T*>`). */
