@@ -1,9 +1,11 @@
-// editls.searchFiles' IO: one sorted ripgrep `--json` run over the scope, streamed into the core
-// collector so it stops once the cap is passed; open documents whose text differs from disk are
-// searched as buffers (one ripgrep run over private copies, same regex) and merged into the stream in
-// path order. Nothing of unbounded length goes on a command line (Linux refuses 128 KiB arguments).
-// ripgrep runs from inside the scope's real path, which is checked again after the run, and a file
-// whose real path left the scope meanwhile is dropped (a folder swapped for a link is never followed).
+// editls.searchFiles' IO: one parallel ripgrep `--json` run over the scope (ripgrep's own speed), its
+// files sorted by path into the core collector; when it finds more matching lines than the cap, one
+// `--sort path` run streamed into the collector until the cap is passed, so the kept lines are always
+// the first in path order. Open documents whose text differs from disk are searched as buffers (one
+// ripgrep run over private copies, same regex) and merged in path order. Nothing of unbounded length
+// goes on a command line (Linux refuses 128 KiB arguments). ripgrep runs from inside the scope's real
+// path, which is checked again after the run, and a file whose real path left the scope meanwhile is
+// dropped (a folder swapped for a link is never followed).
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { stat, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -43,6 +45,11 @@ export interface SearchOutcome {
   notes: string[];
   /** ripgrep was stopped once the cap was passed, before it finished the walk. */
   stoppedEarly: boolean;
+  /**
+   * How ripgrep walked the scope: `parallel` (its default, unordered: the files are sorted here), then
+   * `sorted` (`--sort path`, one thread) only when the parallel walk found more than maxResults lines.
+   */
+  walks: ('parallel' | 'sorted')[];
 }
 
 export interface SearchDeps {
@@ -95,11 +102,13 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
   const collector = new SearchCollector(req.maxResults, req.contextLines);
   const notes: string[] = [];
   let stoppedEarly = false;
+  const walks: SearchOutcome['walks'] = [];
   // The scope as checked: its real path must still be scopeDir now, and the same folder after the run.
   const checked = identity(scopeDir);
   if (checked.real !== scopeDir) return scopeChanged(deps, req, checked.real, 'before');
   const confined = confinedTo(scopeDir);
-  let dropped = 0;
+  // Files dropped for their real path (a Set: the sorted run may report one the parallel run did).
+  const dropped = new Set<string>();
   try {
     const dirty = await dirtyBuffers(deps, req, accepts);
     if (req.signal.aborted) return cancelled();
@@ -119,23 +128,83 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       }
       return false;
     };
+    // A file ripgrep reported, whole: its hits (at most maxResults + 1 matching lines, ripgrep's
+    // --max-count, which still prints the after-context the cap needs) and whether it is binary.
+    interface DiskFile {
+      rel: string;
+      file: FileHits;
+      binary: boolean;
+      matches: number;
+    }
+    // Every run's files go through here in path order, buffers merged in between; true once the cap is passed.
+    const feed = (d: DiskFile): boolean => {
+      if (flushBuffersBefore(d.rel)) return true;
+      const verdict = collector.addFile(d.file, d.binary);
+      report();
+      return verdict === 'done';
+    };
     const report = () => req.onProgress?.(collector.matchCount, collector.files.length);
+    const maxCount = String(req.maxResults + 1);
+    const runFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount, '--context', String(req.contextLines)];
 
-    const args = [
-      '--json',
-      ...baseFlags(req.respectIgnore),
-      ...(typed ? typeFlags('editls', req.glob!.fileNameGlob!) : []),
-      '--sort',
-      'path',
-      '--context',
-      String(req.contextLines),
-      '-e',
-      req.regex,
-      '--',
-      // Relative to the working folder ripgrep starts in (the scope's real path): once started, its
-      // walk does not go through the scope's path or its parents again.
-      req.scope.directory ? '.' : path.basename(req.scope.absPath),
-    ];
+    /**
+     * One ripgrep --json run, its files kept whole (ripgrep prints each file's messages together, in
+     * parallel runs too). `stopAt`: stop once the text files reported hold more matching lines than
+     * that. `onFile`: called with each file as it ends instead (a sorted run feeds the collector so);
+     * true ends the run.
+     */
+    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean } = {}) => {
+      const files: DiskFile[] = [];
+      let current: (DiskFile & { skip: boolean }) | undefined;
+      let received = 0;
+      const run = runRipgrep({
+        args: ['--json', ...args],
+        cwd: scopeDir,
+        signal: req.signal,
+        onMessage: (m) => {
+          switch (m.type) {
+            case 'begin': {
+              const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
+              const outside = abs !== '' && !confined(abs, rawPath(scopeDir, m.data.path ?? undefined));
+              if (outside) dropped.add(abs);
+              const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
+              current = { rel: skip ? '' : relToScope(abs), file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip };
+              return 'continue';
+            }
+            case 'match':
+            case 'context':
+              if (!current || current.skip) return 'continue';
+              current.file.lines.push(toSearchLine(m.data, m.type === 'match'));
+              if (m.type === 'match') current.matches++;
+              return 'continue';
+            case 'end': {
+              const done = current;
+              current = undefined;
+              if (!done || done.skip || done.file.lines.length === 0) return 'continue';
+              const { skip: _, ...d } = done;
+              d.binary = m.data.binary_offset !== null;
+              if (o.onFile) return o.onFile(d) ? 'stop' : 'continue';
+              // A binary file is dropped with its hits (the collector would drop it too).
+              if (d.binary) return 'continue';
+              files.push(d);
+              received += d.matches;
+              req.onProgress?.(Math.min(received, req.maxResults), files.length);
+              return o.stopAt !== undefined && received > o.stopAt ? 'stop' : 'continue';
+            }
+            default:
+              return 'continue';
+          }
+        },
+      });
+      return run.then((exit) => ({ exit, files }));
+    };
+    const feedSorted = (files: DiskFile[]): boolean => {
+      files.sort((a, b) => comparePaths(a.rel, b.rel));
+      for (const d of files) if (feed(d)) return true;
+      return false;
+    };
+
+    const target = req.scope.directory ? '.' : path.basename(req.scope.absPath);
     // A single file that is not a regular one (a FIFO, a socket) is never handed to ripgrep, which
     // would open it and wait: only its buffer, if it has one, is searched.
     if (!req.scope.directory && (await isSpecialFile(req.scope.absPath))) {
@@ -145,61 +214,46 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       }
       flushBuffersBefore(undefined);
       collector.end();
-      return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly };
+      return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly, walks };
     }
-    let current: { abs: string; skip: boolean } | undefined;
-    const exit = await runRipgrep({
-      args,
-      cwd: scopeDir,
-      signal: req.signal,
-      onMessage: (m) => {
-        switch (m.type) {
-          case 'begin': {
-            const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
-            const outside = abs !== '' && !confined(abs, rawPath(scopeDir, m.data.path ?? undefined));
-            if (outside) dropped++;
-            const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
-            current = { abs, skip };
-            if (skip) return 'continue';
-            if (flushBuffersBefore(relToScope(abs))) return 'stop';
-            return collector.beginFile(relToFirst(abs), pathToFileURL(abs).href) === 'done' ? 'stop' : 'continue';
-          }
-          case 'match':
-          case 'context':
-            if (!current || current.skip) return 'continue';
-            return collector.addLine(toSearchLine(m.data, m.type === 'match')) === 'done' ? 'stop' : 'continue';
-          case 'end': {
-            if (!current || current.skip) return 'continue';
-            current = undefined;
-            const verdict = collector.endFile(m.data.binary_offset !== null);
-            report();
-            return verdict === 'done' ? 'stop' : 'continue';
-          }
-          default:
-            return 'continue';
-        }
-      },
-    });
+    // 1. ripgrep at its own speed: the parallel walk, every file kept, sorted afterwards. Paths are
+    // relative to the working folder ripgrep starts in (the scope's real path): once started, its
+    // walk does not go through the scope's path or its parents again.
+    const typeArgs = typed ? typeFlags('editls', req.glob!.fileNameGlob!) : [];
+    walks.push('parallel');
+    const first = await collectRun([...runFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt: req.scope.directory ? req.maxResults : undefined });
+    let exit = first.exit;
+    if (!exit.stopped) {
+      if (!exit.cancelled) feedSorted(first.files);
+    } else {
+      // 2. More than maxResults matching lines exist: the first ones in path order come from one
+      // `--sort path` run (single-threaded, but stopped as soon as the cap is passed), so the result
+      // is the same on every run. Dense matches stop it within the first files.
+      walks.push('sorted');
+      const sorted = await collectRun([...runFlags, ...typeArgs, '--sort', 'path', '-e', req.regex, '--', target], { onFile: feed });
+      exit = sorted.exit;
+      stoppedEarly = exit.stopped;
+    }
     if (exit.cancelled) return cancelled();
     const after = identity(scopeDir);
     if (after.real !== scopeDir || after.dev !== checked.dev || after.ino !== checked.ino) return scopeChanged(deps, req, after.real, 'during');
-    const failure = exitFailure(exit, req.regex);
+    const failure = exitFailure(first.exit, req.regex);
     if (failure) return failure;
-    stoppedEarly = exit.stopped;
-    if (dropped > 0) {
-      const note = `${dropped} file${dropped === 1 ? '' : 's'} left out: ${dropped === 1 ? 'its' : 'their'} real path was outside ${req.scope.relPath} when ripgrep reported ${dropped === 1 ? 'it' : 'them'} (a folder replaced by a symlink during the search)`;
+    if (dropped.size > 0) {
+      const n = dropped.size;
+      const note = `${n} file${n === 1 ? '' : 's'} left out: ${n === 1 ? 'its' : 'their'} real path was outside ${req.scope.relPath} when ripgrep reported ${n === 1 ? 'it' : 'them'} (a folder replaced by a symlink during the search)`;
       notes.push(note);
       deps.log(`searchFiles: ${note}`);
     }
     if (!collector.done) flushBuffersBefore(undefined);
     collector.end();
-    if (exit.code === 2 && !exit.stopped) notes.push(...warnings(exit.stderr));
-    if (exit.malformed.length > 0) deps.log(`searchFiles: ignored ${exit.malformed.length} unexpected ripgrep output line(s): ${exit.malformed[0]}`);
+    if (first.exit.code === 2 && !first.exit.stopped) notes.push(...warnings(first.exit.stderr));
+    if (first.exit.malformed.length > 0) deps.log(`searchFiles: ignored ${first.exit.malformed.length} unexpected ripgrep output line(s): ${first.exit.malformed[0]}`);
   } catch (error) {
     if (error instanceof RipgrepUnavailable) return fail('io_error', `${error.message}; reinstall editls so that @vscode/ripgrep ships its binary`);
     throw error;
   }
-  return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly };
+  return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly, walks };
 }
 
 /** The real path of a folder and its identity now (real '' when it is gone). */

@@ -188,9 +188,11 @@ export async function runSymbolQuality({ print = true } = {}) {
         for (const s of extractSymbols(lang, text)) symbols.push({ file, ...s });
       }
       const editlsMs = performance.now() - t0;
-      const ours = new Set(symbols.map((s) => `${s.file}\0${s.line + 1}\0${s.name}`));
+      // Names compare without blanks: ctags writes `operator ()` and `operator in_fun_result<_Iter2,_F2p>`.
+      const bare = (name) => name.replace(/\s+/g, '');
+      const ours = new Set(symbols.map((s) => `${s.file}\0${s.line + 1}\0${bare(s.name)}`));
       // Anything ctags tags on a line (any kind, locals and members too) confirms a name there.
-      const anyTag = new Set(tags.map((t) => `${t.path}\0${t.line}\0${t.name}`));
+      const anyTag = new Set(tags.map((t) => `${t.path}\0${t.line}\0${bare(t.name)}`));
       const byKind = new Map();
       const misses = [];
       let total = 0;
@@ -202,7 +204,7 @@ export async function runSymbolQuality({ print = true } = {}) {
         k.total++;
         total++;
         // ctags names `A::m` `m` with a scope; editls names it `m` too. A TypeScript `a.b` namespace is one name in both.
-        if (ours.has(`${t.path}\0${t.line}\0${t.name}`)) {
+        if (ours.has(`${t.path}\0${t.line}\0${bare(t.name)}`)) {
           k.found++;
           found++;
         } else {
@@ -212,7 +214,7 @@ export async function runSymbolQuality({ print = true } = {}) {
       // Only files ctags parsed (it maps fewer extensions: no .cjs, no .d.cts) are judged.
       const tagged = new Set(tags.map((t) => t.path));
       symbols = symbols.filter((s) => tagged.has(s.file));
-      const unconfirmed = symbols.filter((s) => !anyTag.has(`${s.file}\0${s.line + 1}\0${s.name}`));
+      const unconfirmed = symbols.filter((s) => !anyTag.has(`${s.file}\0${s.line + 1}\0${bare(s.name)}`));
       const random = rng(14);
       const sample = [];
       const pool = [...unconfirmed];
@@ -228,8 +230,9 @@ export async function runSymbolQuality({ print = true } = {}) {
       log('| kind | ctags | editls found | recall |\n|---|---|---|---|');
       for (const [kind, k] of [...byKind].sort((a, b) => b[1].total - a[1].total)) log(`| ${kind} | ${k.total} | ${k.found} | ${pct(k.found, k.total)} |`);
       const missRandom = rng(7);
-      log(`missed (sample of ${Math.min(15, misses.length)}):`);
-      for (let i = 0; i < Math.min(15, misses.length); i++) {
+      const MISSES = Number(process.env.EDITLS_MISSES ?? 15);
+      log(`missed (sample of ${Math.min(MISSES, misses.length)}):`);
+      for (let i = 0; i < Math.min(MISSES, misses.length); i++) {
         const t = misses[Math.floor(missRandom() * misses.length)];
         log(`  - ${t.kind} ${t.name}  ${path.basename(t.path)}:${t.line}  ${lineOf(t.path, t.line - 1)}`);
       }

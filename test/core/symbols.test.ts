@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractSymbols, FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
-import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
+import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_BRANCHES, PREFILTER_BRANCHES_RG, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
 import { charMask, makeQuery, matchTier, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
 import type { SymbolKindName } from '../../server/core/symbols/types.js';
 
@@ -311,7 +311,8 @@ describe('definitions per language', () => {
   });
 
   it('the prefilter loses no definition the rules find, in every fixture and in real TypeScript/JavaScript from node_modules', () => {
-    expect(PREFILTER_REGEX).toBe(`(?-u)${PREFILTER_JS.source}`);
+    expect(PREFILTER_REGEX).toBe(`(?-u)${PREFILTER_BRANCHES_RG.join('|')}`);
+    expect(PREFILTER_JS.source).toBe(PREFILTER_BRANCHES.join('|'));
     const texts: [string, string][] = Object.keys(EXPECTED).map((name) => [name, fixture(name)]);
     texts.push(...realSources(8_000_000));
     expect(texts.length).toBeGreaterThan(300);
@@ -537,6 +538,90 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ]);
   });
 
+  it('C++: headers whose body starts on a later line (GNU style, qualifiers, initialisers), A::B:: and A<T>:: owners, operator names, final, attributes, specialisations', () => {
+    table([
+      [
+        'deque.h',
+        'namespace std {\n  template<typename _Tp>\n    class deque : protected _Deque_base<_Tp>\n    {\n    public:\n      deque()\n      { }\n\n      explicit\n      deque(size_type __n, const allocator_type& __a = allocator_type())\n      : _Base(__a, __n)\n      { _M_default_initialize(); }\n\n      iterator\n      begin() _GLIBCXX_NOEXCEPT\n      { return this->_M_impl._M_start; }\n\n      size_type\n      size() const noexcept\n      { return 0; }\n\n      reference\n      operator[](size_type __n)\n      { return *(begin() + __n); }\n\n      explicit operator bool() const noexcept\n      { return true; }\n\n      void\n      _M_range_insert_aux(iterator __pos, _InputIterator __first,\n\t\t\t  _InputIterator __last);\n    };\n}\n',
+        ['1 namespace std', '3 class deque (std)', '6 constructor deque (deque)', '10 constructor deque (deque)', '15 method begin (deque)', '19 method size (deque)', '23 method operator[] (deque)', '26 method operator bool (deque)', '30 method _M_range_insert_aux (deque)'],
+      ],
+      [
+        'deque.tcc',
+        'template<typename _Tp, typename _Alloc>\n  void\n  deque<_Tp, _Alloc>::\n  _M_destroy_data_aux(iterator __first, iterator __last)\n  {\n    for (;;)\n      std::_Destroy(__first, __last);\n  }\n\nnamespace fs {\n  path::iterator\n  path::begin() const noexcept\n  {\n  }\n}\nvoid A::B::run(int n) override\n{\n}\ndeque&\ndeque::operator+=(const deque& __x) noexcept\n{\n}\ntemplate<typename T>\nT Box<T>::get() const\n{\n}\n',
+        ['4 function _M_destroy_data_aux', '10 namespace fs', '12 method begin (path)', '16 method run (B)', '20 method operator+= (deque)', '24 method get (Box)'],
+      ],
+      ['a.hpp', 'struct X final {\n};\nclass [[deprecated]] Old {\n};\ntemplate<>\nstruct __is_integer<long long>\n{\n};\nclass locale::_Impl\n{\n};\nenum Color : int {\n};\n', ['1 struct X', '3 class Old', '6 struct __is_integer', '9 class _Impl', '12 enum Color']],
+      ['a.c', 'static int\nparse_args (int argc, char **argv)\n{\n  return 0;\n}\n', ['2 function parse_args']],
+    ]);
+  });
+
+  it('C/C++: uses and calls that look like definitions are none: `enum E x;`, `struct S x;`, macro-wrapped prototypes, initialiser entries, calls ending in a lambda', () => {
+    table([
+      ['a.h', 'enum E x;\nstruct S x;\nenum class byte : unsigned char;\n  requires(_Tp& __t)\n', []],
+      ['a.h', 'extern int __REDIRECT_NTH (stat, (const char *__restrict __file,\n\t\t\t\t  struct stat *__restrict __buf), __stat64)\n     __nonnull ((1, 2));\n_GLIBCXX_DEPRECATED_SUGGEST("std::is_trivially_destructible")\n', []],
+      ['a.cpp', 'class Handler {\n public:\n  Handler(Msg m)\n    : a(1),\n      Msg(Msg) {}\n  void post() {\n    executor([](int x) {\n    });\n    run(a, b)\n    if constexpr (N > 1)\n  }\n};\n', ['1 class Handler', '3 constructor Handler (Handler)', '6 method post (Handler)']],
+    ]);
+  });
+
+  it('C/C++ header lines: the prefilter as ripgrep spells it (no lookaround) accepts exactly the lines the JavaScript one does', () => {
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const lines = [
+      ...Object.keys(EXPECTED).flatMap((name) => fixture(name).split(/\r?\n/)),
+      ...realSources(2_000_000).flatMap(([, text]) => text.split(/\r?\n/)),
+      '      _Deque_base(const allocator_type& __a, size_t __num_elements)',
+      '      remove_copy(_InputIterator __first, _InputIterator __last,',
+      '      operator==(const _Self& __x,',
+      '    Msg(Msg) {}',
+      '    run(a, b)',
+      '    f(&x)',
+      '  length(size_type __sub = 0) const',
+      '  operator()(_Range&& __r, _Comp __comp = {}, _Proj __proj = {}) const',
+    ].filter((l) => l.length < 400);
+    let accepted = 0;
+    for (const line of lines) {
+      const js = PREFILTER_JS.test(line);
+      expect(rg.test(line), line).toBe(js);
+      if (js) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(1000);
+  });
+
+  it('Python: nothing inside triple-quoted strings (docstrings with examples), whatever quotes, escapes and comments hold', () => {
+    const doc = [
+      'def real():',
+      '    """Example:',
+      '',
+      '    def fake(x):',
+      '        return x',
+      "    class Fake: '''not this either'''",
+      '    """',
+      '    return 1',
+      'TEMPLATE = r"""',
+      'def fake2():',
+      'x = 1',
+      '"""',
+      "QUOTES = '\"\"\"'  # a one-line string holding the delimiter",
+      'def after_quotes(): pass',
+      '# a comment with """ in it',
+      'def after_comment(): pass',
+      "s = '''",
+      'has \\\'\\\'\\\' escaped and """ the other kind',
+      'def fake3(): pass',
+      "'''",
+      'class After:',
+      '    def m(self): """one line""" ; return 2',
+      '    def n(self): pass',
+      '',
+    ].join('\n');
+    table([['a.py', doc, ['1 function real', '9 constant TEMPLATE', '13 constant QUOTES', '14 function after_quotes', '16 function after_comment', '17 variable s', '21 class After', '22 method m (After)', '23 method n (After)']]]);
+    // The index build's path: ripgrep's prefiltered lines fed to addLineIn find the same.
+    const ex = new FileExtractor(languageOf('a.py')!, true);
+    doc.split('\n').forEach((l, i) => {
+      if (new RegExp(PREFILTER_BRANCHES_RG.join('|')).test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
+    });
+    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.py')!, doc));
+  });
+
   it('Python: module-level variables in any case', () => {
     table([
       ['a.py', 'import os\nuses_query = [\n    "x",\n]\n_urlopener = None\nMAX = 3\nx == y\ndef f():\n    local = 1\n', ['2 variable uses_query', '5 variable _urlopener', '6 constant MAX', '8 function f']],
@@ -546,6 +631,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
   it('Java: abstract and interface declarations ending in `;`, package-private constructors, one-line bodies; statements in bodies are not members', () => {
     table([
       ['A.java', 'public interface DataInput {\n    byte readByte() throws IOException;\n    <T> List<T> all(Class<T> c);\n}\n', ['1 interface DataInput', '2 method readByte (DataInput)', '3 method all (DataInput)']],
+      ['A.java', 'public final class Builder {\n    public Builder requires(String mn) {\n    }\n}\n', ['1 class Builder', '2 method requires (Builder)']],
       ['A.java', 'public final class SocketPermission {\n    SocketPermission(String host, int mask) {\n        init(host, mask);\n        throw new Error(x);\n        return foo(x);\n    }\n    public Cleaner cleaner() { return null; }\n    abstract void close();\n    native int read0(long fd);\n}\n', ['1 class SocketPermission', '2 constructor SocketPermission (SocketPermission)', '7 method cleaner (SocketPermission)', '8 method close (SocketPermission)', '9 method read0 (SocketPermission)']],
     ]);
   });

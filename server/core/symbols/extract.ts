@@ -11,7 +11,7 @@ export const MAX_LINE_BYTES = 1000;
 const NOT_NAMES = new Set([
   'if', 'else', 'elif', 'elseif', 'for', 'foreach', 'while', 'do', 'switch', 'case', 'catch', 'try', 'finally', 'return', 'sizeof', 'typeof', 'instanceof', 'await', 'yield', 'super', 'this', 'throw', 'with', 'when', 'using', 'lock', 'fixed',
   'synchronized', 'assert', 'print', 'echo', 'function', 'defined', 'static_assert', 'alignof', 'decltype', 'checked', 'unchecked',
-  'nameof', 'unless', 'until', 'import', 'export', 'operator',
+  'nameof', 'unless', 'until', 'import', 'export', 'operator', 'noexcept', 'alignas', '__attribute__', '__catch', '__try', 'constexpr', 'explicit',
 ]);
 
 /** Fields per symbol in FileExtractor.data: line, name start, name end (UTF-16 columns), kind (position in SYMBOL_KINDS). */
@@ -44,6 +44,9 @@ export class FileExtractor {
   private readonly scopeName: string[] = new Array<string>(16).fill('');
   private readonly scopeCopy: (string | undefined)[] = new Array<string | undefined>(16).fill(undefined);
   private readonly matcher: Matcher;
+  /** The language's strings can span lines (Python's triple quotes); the delimiter of the one open now (0 none, 34 `"""`, 39 `'''`). */
+  private readonly tripleQuotes: boolean;
+  private openQuote = 0;
 
   /**
    * `prefiltered`: the lines already passed the prefilter (they come from ripgrep); otherwise each
@@ -54,6 +57,7 @@ export class FileExtractor {
     private readonly prefiltered = false,
   ) {
     this.matcher = matcherOf(language);
+    this.tripleQuotes = language.tripleQuotedStrings === true;
   }
 
   /** Forgets the file's definitions and scopes, for the next file of the same language. */
@@ -65,6 +69,7 @@ export class FileExtractor {
     this.count = 0;
     this.hasContainers = false;
     this.depth = 0;
+    this.openQuote = 0;
   }
 
   get symbols(): SymbolDef[] {
@@ -93,6 +98,9 @@ export class FileExtractor {
    * other conditions refuse the line does it become a string, for the later rules one by one.
    */
   addLineIn(line: number, s: string, from: number, to: number): void {
+    // A line that starts inside a triple-quoted string defines nothing (the prefilter lets every
+    // delimiter line through, so each string's start and end are seen).
+    if (this.tripleQuotes && this.insideString(s, from, to)) return;
     const matcher = this.matcher;
     const combined = matcher.combined;
     combined.lastIndex = from;
@@ -106,6 +114,42 @@ export class FileExtractor {
     const indent = indentOf(s, from);
     if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length - from, line, indent)) return;
     this.laterRules(i + 1, line, s.slice(from, to), indent);
+  }
+
+  /**
+   * Whether the line `s[from, to)` starts inside a triple-quoted string; reads the line as Python's
+   * tokenizer would (one-line strings, backslash escapes, `#` comments) to know whether the next
+   * line does. Only lines holding `"""` or `'''` can change that, and the prefilter passes them all.
+   */
+  private insideString(s: string, from: number, to: number): boolean {
+    const started = this.openQuote !== 0;
+    let quote = this.openQuote;
+    let i = from;
+    while (i < to) {
+      const c = s.charCodeAt(i);
+      if (quote !== 0) {
+        // Inside a triple-quoted string: up to its own closing delimiter (`\"` is text).
+        if (c === 92) i += 2;
+        else if (c === quote && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c && i + 2 < to) {
+          quote = 0;
+          i += 3;
+        } else i++;
+      } else if (c === 35) {
+        break;
+      } else if (c === 34 || c === 39) {
+        if (s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c && i + 2 < to) {
+          quote = c;
+          i += 3;
+        } else {
+          // A one-line string: to its closing quote (a line that ends inside it ends it).
+          i++;
+          while (i < to && s.charCodeAt(i) !== c) i += s.charCodeAt(i) === 92 ? 2 : 1;
+          i++;
+        }
+      } else i++;
+    }
+    this.openQuote = quote;
+    return started;
   }
 
   /** The rules after one whose other conditions refused the line, one by one. */

@@ -32,6 +32,8 @@ export interface Language {
   id: string;
   extensions: readonly string[];
   rules: readonly Rule[];
+  /** `"""` and `'''` strings span lines (Python): lines inside one define nothing. */
+  tripleQuotedStrings?: boolean;
 }
 
 // Identifier characters: ASCII word characters and BMP letters (punctuation, symbol and surrogate
@@ -131,6 +133,7 @@ const typescript: Language = {
 const python: Language = {
   id: 'python',
   extensions: ['py', 'pyi', 'pyw'],
+  tripleQuotedStrings: true,
   rules: [
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
@@ -179,14 +182,54 @@ const go: Language = {
 /** `(params) const { return x; }`: a definition with its body on the same line. */
 const ONE_LINE_BODY = String.raw`[^;{]*\)[^;{]*\{.*\}\s*$`;
 const C_SPEC = String.raw`(?:(?:static|inline|extern|virtual|explicit|constexpr|consteval|friend|const|unsigned|signed|volatile|__inline|__forceinline)\s+)*`;
+
+// C/C++ header pieces shared by the rules and the prefilter (no backreferences, ASCII classes,
+// `[ \t]` for blanks). A parameter list counts as a declaration's when it is empty, `void`, or has a
+// `type name` or a `type*`/`type&` before its first nested parenthesis: a call's arguments
+// (`Msg(Msg)`, `run(a, b)`, `f(&x)`, `executor([](int x) {`) never do. Every repetition is
+// unambiguous (disjoint alternatives, words ended by \b) so that irregexp never backtracks
+// exponentially; where JavaScript tests "has a declaration" with a lookahead, ripgrep (no
+// lookaround, but automata) gets the same language spelled out (`C_PARAMS_RG`).
+const C_DECL_MARK = String.raw`[A-Za-z_0-9>\]][ \t*&]+(?:\.\.\.[ \t]*)?[A-Za-z_]|[A-Za-z_0-9>\]][ \t]*[*&]|\.\.\.[ \t]*[A-Za-z_]`;
+const C_PARAM_CHARS = String.raw`(?:[^()"';{}]|\{\}|\([^()]*\))`;
+const C_EMPTY_PARAMS = String.raw`\([ \t]*(?:void[ \t]*)?\)`;
+/** A whole parameter list of a declaration, and the start of one that goes on on the next line (`(T a, U b,`). */
+const C_PARAMS = String.raw`(?:${C_EMPTY_PARAMS}|\((?=[^()]*?(?:${C_DECL_MARK}))${C_PARAM_CHARS}*\))`;
+const C_PARAMS_OPEN = String.raw`\((?=[^()]*?(?:${C_DECL_MARK}))${C_PARAM_CHARS}*,[ \t]*$`;
+const C_DECL_PREFIX_RG = String.raw`(?:[^()"';{}]|\{\})*?(?:${C_DECL_MARK})`;
+const C_PARAMS_RG = String.raw`(?:${C_EMPTY_PARAMS}|\(${C_DECL_PREFIX_RG}${C_PARAM_CHARS}*\))`;
+const C_PARAMS_OPEN_RG = String.raw`\(${C_DECL_PREFIX_RG}${C_PARAM_CHARS}*,[ \t]*$`;
+/** Operators' parameter lists are any balanced ones (`operator++(int)`). */
+const C_ANY_PARAMS = String.raw`\((?:[^()]|\([^()]*\))*\)`;
+const C_ANY_PARAMS_OPEN = String.raw`\((?:[^()]|\([^()]*\))*,[ \t]*$`;
+const C_PAREN_ARG = String.raw`(?:[ \t]*\((?:[^()]|\([^()]*\))*\))?`;
+/** What may follow a header's parameters: qualifiers, exception specifications, macros (`_GLIBCXX_NOEXCEPT`), `= 0`-less; then a trailing return type and `requires`. */
+const C_QUALS = String.raw`(?:[ \t]*(?:(?:const|volatile|override|final|noexcept|throw|_*[A-Z][A-Z0-9_]*)\b${C_PAREN_ARG}|&&?))*(?:[ \t]*->[ \t]*[^;{}=]*[^;{}=, \t])?(?:[ \t]+requires[ \t][^;{]*)?`;
+/** The end of a header line: nothing (the body or the initialisers follow), the body, or the initialisers. */
+const C_TAIL = String.raw`[ \t]*(?:\{.*|:|:[^:].*)?$`;
+/** `operator+=`, `operator()`, `operator[]`, `operator""_ms`, `operator new[]`, `operator bool`, `operator Foo<T>*`. */
+const C_OPERATOR = String.raw`operator[ \t]*(?:\(\)|\[\]|""[ \t]*[A-Za-z_]\w*|(?:new|delete)(?:[ \t]*\[\])?|->\*?|[-+*/%^&|~!=<>,]+|[A-Za-z_][\w:]*(?:<[^()]*>)?[ \t*&]*)`;
+/** Owners of an out-of-line member before the last one: `A::` in `A::B<T>::m`. */
+const C_OWNERS = String.raw`(?:[A-Za-z_]\w*(?:<[^()]*>)?::)*`;
+/** Words before a header with no return type (constructors, conversion operators). */
+const C_CTOR_SPEC = String.raw`(?:(?:explicit|virtual|constexpr|consteval|inline|friend)[ \t]+)*`;
+/** Not a macro (`__REDIRECT_NTH (stat, ...)`, `_GLIBCXX_DEPRECATED_SUGGEST("x")`: all capitals) nor a C++20 `requires (...)` clause (a Java method may be named so). */
+const NOT_MACRO = String.raw`(?!(?:_*[A-Z][A-Z0-9_]*|requires)\b)`;
+/** `[[deprecated]]`, `alignas(8)`, `__attribute__((x))` between `class`/`struct` and the name. */
+const C_ATTRS = String.raw`(?:\[\[[^\]]*\]\]\s*|alignas\s*\([^)]*\)\s*|__attribute__\s*\(\([^)]*\)\)\s*)*`;
+/** Template arguments of a specialisation (`struct hash<T*>`). */
+const C_SPECIALISATION = String.raw`(?:\s*<.*>|\s*<[^>]*$)?`;
+/** The owners of a nested class defined outside its owner (`class locale::_Impl`): the last name is the class. */
+const C_QUALIFIED = String.raw`(?:{ID}(?:<[^<>]*>)?::)*`;
 const cpp: Language = {
   id: 'cpp',
   extensions: ['c', 'h', 'cc', 'cpp', 'cxx', 'c++', 'hh', 'hpp', 'hxx', 'h++', 'inl', 'ipp', 'tcc'],
   rules: [
-    { re: re(String.raw`^\s*(?:typedef\s+)?(?:struct|union)\s+(?:\w+\s+)?(?<name>{ID})\s*(?:final\s*)?(?:[:{]|$)`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
-    { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?class\s+(?:\w+\s+(?!final\b))?(?<name>{ID})\s*(?:final\s*)?(?:[:{]|$)`), hint: ['class'], kind: 'class', scope: 'class' },
-    { re: re(String.raw`^\s*(?:typedef\s+)?enum\s+(?:class\s+|struct\s+)?(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
-    { re: re(String.raw`^\s*namespace\s+(?<name>{ID}(?:::{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
+    { re: re(String.raw`^\s*(?:typedef\s+)?(?:struct|union)\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?class\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['class'], kind: 'class', scope: 'class' },
+    // A definition (`{`, a base type, or the line's end), not a use (`enum E x;`) or an opaque declaration (`enum class byte : unsigned char;`).
+    { re: re(String.raw`^\s*(?:typedef\s+)?enum\s+(?:class\s+|struct\s+)?${C_ATTRS}(?<name>{ID})\s*(?::[^;{]*)?(?:\{.*)?$`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>{ID}(?:::{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})\(`), hint: ['define'], kind: 'function' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
     // Function-pointer typedefs name `(*Name)` or `(MACRO Name)`, not their return type; macro-wrapped types (`STACK_OF(X) Name;`).
@@ -194,12 +237,24 @@ const cpp: Language = {
     { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
     // The name after the closing brace of `typedef struct {...} Name;` (the first of `} Name, *PName;`).
     { re: re(String.raw`^\s*\}\s*(?<name>{ID})\s*[;,]`), hint: ['}'], kind: 'typeParameter', shape: true },
-    { re: re(String.raw`^\s*using\s+(?<name>{ID})\s*=`), hint: ['using'], kind: 'typeParameter' },
+    // `using Name = T;`, also with the type on the next line.
+    { re: re(String.raw`^\s*using\s+(?<name>{ID})\s*(?:=|$)`), hint: ['using'], kind: 'typeParameter' },
+    // A header with no return type on its line: GNU style (the type on the line above), constructors,
+    // destructors, conversion operators, out-of-line members of `A::B::` and `A<T>::` owners.
+    {
+      re: re(String.raw`^\s*${C_CTOR_SPEC}(?:${C_OWNERS}(?<owner>{ID})(?:<[^()]*>)?::)?(?<name>${C_OPERATOR}(?=\()|${NOT_MACRO}~?{ID})\s*(?:${C_PARAMS}${C_QUALS}${C_TAIL}|${C_PARAMS_OPEN}|(?<=operator\S*\s*)(?:${C_ANY_PARAMS}${C_QUALS}${C_TAIL}|${C_ANY_PARAMS_OPEN}))`),
+      hint: ['('],
+      kind: 'function',
+      inClass: 'method',
+      withOwner: 'method',
+      ctorByName: true,
+      scope: 'block',
+      shape: true,
+    },
     // Out-of-line methods `Type Class::name(` and constructors `Class::Class(`.
-    { re: re(String.raw`^(?:[\w:<>,*&~]+\s+[*&]*)*(?<owner>{ID})::(?<name>~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true },
+    { re: re(String.raw`^\s*(?:[\w:<>,*&~]+\s+[*&]*)*${C_OWNERS}(?<owner>{ID})(?:<[^()]*>)?::(?<name>${C_OPERATOR}(?=\()|~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true, scope: 'block' },
     // Functions and inline methods: a return type, then the name and a parameter list not followed by `;`.
-    { re: re(String.raw`^\s*${C_SPEC}(?:[\w:<>,]+[\s*&]+)+(?<name>~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
-    { re: re(String.raw`^\s+(?:explicit\s+)?(?<name>~?{ID})\s*\((?:[^;]*\)\s*(?::.*)?\{?\s*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true },
+    { re: re(String.raw`^\s*${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)+(?<name>${C_OPERATOR}(?=\()|${NOT_MACRO}~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
   ],
 };
 
@@ -248,7 +303,7 @@ const csharp: Language = {
   id: 'csharp',
   extensions: ['cs', 'csx'],
   rules: [
-    { re: re(String.raw`^\s*namespace\s+(?<name>{ID}(?:\.{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
+    { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>{ID}(?:\.{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*${CS_MODS}(?:class|record(?:\s+class)?)\s+(?<name>{ID})`), hint: ['class', 'record'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*${CS_MODS}(?:struct|record\s+struct)\s+(?<name>{ID})`), hint: ['struct'], kind: 'struct', scope: 'class' },
     { re: re(String.raw`^\s*${CS_MODS}interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
@@ -281,7 +336,7 @@ const php: Language = {
   id: 'php',
   extensions: ['php', 'phtml', 'php3', 'php4', 'php5', 'php7', 'php8', 'phps'],
   rules: [
-    { re: re(String.raw`^\s*namespace\s+(?<name>[\w\\]+)`), hint: ['namespace'], kind: 'namespace' },
+    { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>[\w\\]+)`), hint: ['namespace'], kind: 'namespace' },
     { re: re(String.raw`^\s*${PHP_MODS}class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*trait\s+(?<name>{ID})`), hint: ['trait'], kind: 'class', scope: 'class' },
@@ -421,7 +476,27 @@ const DECORATIONS = String.raw`(?:@(?:[\w$.]|[^\x00-\x7f])+(?:\([^)]*\))?[ \t]*|
 
 const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)[ \t]+)*`;
 
-export const PREFILTER_BRANCHES: readonly string[] = [
+/**
+ * C/C++ headers with no return type on their line (GNU style, constructors, conversion operators,
+ * out-of-line members), their body on a later line, after qualifiers or `:` initialisers, or their
+ * parameter list going on. (Headers with a return type and the body on a later line are left to the
+ * column-0 branch: one for indented ones cost ripgrep 7% on every tree for 0.8% of libstdc++'s
+ * functions.) `dialect` picks the spelling of the parameter test (see C_PARAMS_RG).
+ */
+function cHeaderBranches(dialect: 'js' | 'rg'): string[] {
+  const params = dialect === 'js' ? C_PARAMS : C_PARAMS_RG;
+  const open = dialect === 'js' ? C_PARAMS_OPEN : C_PARAMS_OPEN_RG;
+  const ends = `[ \\t]*(?:${params}${C_QUALS}${C_TAIL}|${open})`;
+  return [
+    String.raw`^[ \t]*${C_CTOR_SPEC}${C_OWNERS}~?${C_HEADER_NAME}${ends}`,
+    String.raw`^[ \t]*${C_CTOR_SPEC}${C_OWNERS}${C_OPERATOR}[ \t]*(?:${C_ANY_PARAMS}${C_QUALS}${C_TAIL}|${C_ANY_PARAMS_OPEN})`,
+  ];
+}
+
+/** A header's name in the prefilter: any identifier but the statement words that take the same shape (`for (const x of xs) {`, `if (a && b) {`, `value: function () {`). */
+const C_HEADER_NAME = identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'elif', 'assert']);
+
+const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
@@ -451,10 +526,17 @@ export const PREFILTER_BRANCHES: readonly string[] = [
   String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
   String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
   String.raw`^[ \t]*define\(`,
+  // Python's triple-quoted string delimiters: the extractor skips the lines between them (docstrings with `def` examples).
+  `"""|'''`,
 ];
 
+/** The prefilter's branches as JavaScript runs them; ripgrep's differ only in the spelling of cHeaderBranches. */
+export const PREFILTER_BRANCHES: readonly string[] = [...PREFILTER_COMMON, ...cHeaderBranches('js')];
+/** ripgrep's spelling: no lookaround (valid JavaScript too, so that tests can compare the two). */
+export const PREFILTER_BRANCHES_RG: readonly string[] = [...PREFILTER_COMMON, ...cHeaderBranches('rg')];
+
 /** For ripgrep: ASCII mode (`(?-u)`), about twice as fast as Unicode classes on a large tree. */
-export const PREFILTER_REGEX = `(?-u)${PREFILTER_BRANCHES.join('|')}`;
+export const PREFILTER_REGEX = `(?-u)${PREFILTER_BRANCHES_RG.join('|')}`;
 
 /** The same test in JavaScript, for text extracted in-process (open buffers, saved files). */
 export const PREFILTER_JS = new RegExp(PREFILTER_BRANCHES.join('|'));
