@@ -116,6 +116,8 @@ export function maxResultChars(ctx: Context): number {
 export function resultTooLarge(ctx: Context, command: string, snapshot: Snapshot, newText: string): Failure | undefined {
   const encoding = snapshot.disk?.encoding ?? 'utf-8';
   const bom = snapshot.disk?.bom ?? false;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: a text well under the limit needs no count.
+  if (3 * newText.length + 3 <= ctx.settings.maxFileSize) return undefined;
   const bytes = encoding === 'utf-8' ? Buffer.byteLength(newText, 'utf8') + (bom ? 3 : 0) : 2 * newText.length + (bom ? 2 : 0);
   return resultBytesTooLarge(snapshot.resolved.relPath, bytes, ctx.settings.maxFileSize, command);
 }

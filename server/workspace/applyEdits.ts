@@ -13,7 +13,7 @@ import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEdi
 import type { Settings } from '../settings.js';
 import { writeFileAtomic, writeFilesAtomic, type BatchTimings, type BatchWrite } from './atomicWrite.js';
 import { mapLimited } from './limited.js';
-import { encodeText, readTextFile } from './fileCodec.js';
+import { encodeText, fileStamp, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
 import { editPresence } from '../core/edits/editPresence.js';
@@ -285,16 +285,17 @@ async function diskUnchanged(deps: ApplyDeps, c: PlannedChange): Promise<Result<
 }
 
 /**
- * The stamp the write must find: the one read, after a cheap check (size + mtime); only a file that
- * looks touched is re-read and compared, and if it still holds the same text its new stamp counts.
+ * The stamp the write must find: the one read, when the file's stamp is unchanged; a file that looks
+ * touched is re-read and compared, and if it still holds the same text its new stamp counts.
  */
 async function stampNow(c: PlannedChange): Promise<Result<{ stamp: string }>> {
   const { resolved } = c.snapshot;
   const disk = c.snapshot.disk;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
-  const info = await stat(resolved.absPath).catch(() => undefined);
+  // The same stamp (device, inode, size, mtime and ctime in ns): untouched since it was read.
+  const info = await stat(resolved.absPath, { bigint: true }).catch(() => undefined);
   if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
-  if (info.size === disk.size && info.mtimeMs === disk.mtimeMs) return { ok: true, stamp: disk.stamp };
+  if (fileStamp(info) === disk.stamp) return { ok: true, stamp: disk.stamp };
   const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
   if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
   if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
