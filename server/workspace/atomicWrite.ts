@@ -223,7 +223,10 @@ async function verifyReplaced(s: Staged, original: FileHandle | undefined, befor
   if (!original || !before) return { ok: true, notes };
   try {
     // Writes through a descriptor opened before the rename land in the replaced file: look once more.
-    // (Not the ctime: the rename itself changes it, by unlinking that file.)
+    // (Not the ctime: the rename itself changes it, by unlinking that file.) A file another program
+    // wrote moments before is being written right now: give a writer that opened it just before the
+    // rename (and was then descheduled) a little longer to land its write where the look sees it.
+    if (BigInt(Date.now()) * 1_000_000n - before.mtimeNs < ACTIVE_WRITER_NS) await new Promise((r) => setTimeout(r, ACTIVE_WRITER_GRACE_MS));
     const after = await original.stat({ bigint: true });
     if (after.size !== before.size || after.mtimeNs !== before.mtimeNs) {
       const carried = await carryOverAppend(original, after, s.options.expect?.bytes(), s.folder.at(s.name));
@@ -266,6 +269,11 @@ export interface BatchWrite {
   displayPath: string;
   options: Pick<AtomicWriteOptions, 'mode' | 'within' | 'expect'>;
 }
+
+/** A replaced file modified less than this long before the rename counts as being written by another program (ns). */
+const ACTIVE_WRITER_NS = 1_000_000_000n;
+/** How long the look after the rename waits for such a file (ms). */
+const ACTIVE_WRITER_GRACE_MS = 20;
 
 /** Batches up to this size keep each temp file open from its write to its fsync. */
 const KEEP_OPEN_MAX = 256;
