@@ -19,6 +19,8 @@ import { listReplaceCandidates } from './replaceCandidates.js';
 import type { SymbolIndex } from './symbolIndex.js';
 import { fail } from '../core/result.js';
 import { unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { pinFolder } from './pinnedFolder.js';
 import type { UndoJournal } from './undoJournal.js';
 
 export interface ServerState {
@@ -136,15 +138,23 @@ async function removeCreatedFile(state: ServerState, resolved: ResolvedPath, fil
   if (state.documents.getByPath(resolved.absPath) ?? state.documents.get(resolved.uri)) {
     return fail('apply_rejected', `${resolved.relPath} was created by editls and is open in the editor; close it (or delete it there) to undo its creation`);
   }
-  const disk = await readTextFile(resolved.absPath, resolved.relPath, state.settings.maxFileSize);
-  if (!disk.ok) return disk.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was already deleted; nothing to undo`) : disk;
-  if (disk.bom || !state.journal.holdsWhatEditlsLeft(file, disk.text)) {
-    return fail('stale', `${resolved.relPath} changed since editls created it; undoing the creation would lose those changes, so nothing was changed`);
-  }
+  // Read and unlinked through the file's pinned folder, checked again right before the unlink: a folder
+  // on the path swapped for a symlink meanwhile never makes editls read or delete outside the workspace.
+  const pinned = await pinFolder(path.dirname(resolved.absPath), { mkdirs: false, within: resolved.folder, displayPath: resolved.relPath });
+  if (!pinned.ok) return pinned;
+  const folder = pinned.folder;
   try {
-    await unlink(resolved.absPath);
+    const disk = await readTextFile(resolved.absPath, resolved.relPath, state.settings.maxFileSize, { confined: true });
+    if (!disk.ok) return disk.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was already deleted; nothing to undo`) : disk;
+    if (disk.bom || !state.journal.holdsWhatEditlsLeft(file, disk.text)) {
+      return fail('stale', `${resolved.relPath} changed since editls created it; undoing the creation would lose those changes, so nothing was changed`);
+    }
+    if (!folder.stillAt()) return fail('stale', `the folder of ${resolved.relPath} was moved or replaced while undo ran; nothing was deleted`);
+    await unlink(folder.at(path.basename(resolved.absPath)));
   } catch (error) {
     return fail('io_error', `cannot delete ${resolved.relPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  } finally {
+    await folder.close();
   }
   return { ok: true };
 }

@@ -2,19 +2,18 @@
 // side in one run on two copies of real source (this project's node_modules): the same literal
 // replaced over ~300 files / ~1,200 matches, alternating X -> Y and back; after each round the two
 // trees must be byte-identical. editls writes every file atomically (temp file, fsync, rename).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { startServer, stopServer } from './server.mjs';
 import { rgPath } from '@vscode/ripgrep';
 import { corpusFiles } from './corpus.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/editls.js');
 const ITERATIONS = 7;
 /** Candidate literals; the one whose file and match counts come closest to ~300 / ~1,200 is used. */
 const CANDIDATES = ['prototype', 'undefined', 'options', 'Error(', 'length', 'result', 'exports', 'value', 'typeof ', 'return this'];
@@ -78,33 +77,6 @@ async function plainAtomicWrites(dir, rels, from, to, fsync) {
   return performance.now() - t0;
 }
 
-async function startServer(root) {
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
-  conn.onRequest('workspace/configuration', () => [null]);
-  conn.onRequest('workspace/applyEdit', () => ({ applied: true }));
-  conn.onNotification('textDocument/publishDiagnostics', () => undefined);
-  conn.onNotification('window/logMessage', () => undefined);
-  conn.onRequest('window/workDoneProgress/create', () => null);
-  conn.onNotification('$/progress', () => undefined);
-  conn.listen();
-  await conn.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'bench' }],
-    capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } } },
-    initializationOptions: { maxFileSize: 64 * 1024 * 1024 },
-  });
-  conn.sendNotification('initialized', {});
-  return { proc, conn };
-}
-
-async function stop(server) {
-  await server.conn.sendRequest('shutdown');
-  server.conn.sendNotification('exit');
-  await new Promise((r) => server.proc.on('exit', r));
-  server.conn.dispose();
-}
 
 function treesEqual(a, b) {
   const out = spawnSync('diff', ['-rq', a, b], { encoding: 'utf8' });
@@ -119,7 +91,7 @@ export async function runReplaceInFilesBench() {
   const results = [];
   try {
     const pick = buildTrees(dirA, dirB);
-    const server = await startServer(dirA);
+    const server = await startServer(dirA, { maxFileSize: 64 * 1024 * 1024 });
     // Warm both: the page cache, ripgrep's first start, the server's first command.
     spawnSync(rgPath, ['-l', '--no-require-git', '-F', 'no such text anywhere', '.'], { cwd: dirB, stdio: 'ignore' });
     const times = [];
@@ -155,7 +127,7 @@ export async function runReplaceInFilesBench() {
       if (sd.status !== 0) throw new Error(`the sd pipeline failed (status ${sd.status})`);
       if (!treesEqual(dirA, dirB)) throw new Error(`editls and sd disagree after round ${i + 1}`);
     }
-    await stop(server);
+    await stopServer(server);
     const e = median(times);
     const b = median(baseline);
     const split = splits.length > 0 ? ` (median split: ${Object.keys(splits[0]).map((k) => `${k} ${median(splits.map((s) => s[k])).toFixed(0)}`).join(', ')} ms)` : '';

@@ -1,48 +1,21 @@
 // editls.searchAndReplace over stdio on a 10 MB file (real source text) with 100,000 matches,
 // literal and regex, closed file written to disk, against plain Node in one process: read the
 // file, String.prototype.replace with the same pattern, write it back. Also a regex timeout's cost.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { startServer, stopServer } from './server.mjs';
 import { corpusText } from './corpus.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/editls.js');
 const MATCHES = 100_000;
 const ITERATIONS = 7;
 
 const ms = (v) => `${v.toFixed(1)} ms`;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function startServer(root) {
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
-  conn.onRequest('workspace/configuration', () => [null]);
-  conn.onRequest('workspace/applyEdit', () => ({ applied: true }));
-  conn.onNotification('textDocument/publishDiagnostics', () => undefined);
-  conn.onNotification('window/logMessage', () => undefined);
-  conn.listen();
-  await conn.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'bench' }],
-    capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } } },
-    initializationOptions: { maxFileSize: 64 * 1024 * 1024, regexTimeoutMs: 2000 },
-  });
-  conn.sendNotification('initialized', {});
-  return { proc, conn };
-}
-
-async function stop(server) {
-  await server.conn.sendRequest('shutdown');
-  server.conn.sendNotification('exit');
-  await new Promise((r) => server.proc.on('exit', r));
-  server.conn.dispose();
-}
 
 /** ~10 MB of real source with MATCHES occurrences of `EDITLS_HIT_A` spread over its lines. */
 function benchText() {
@@ -62,7 +35,7 @@ export async function runSearchAndReplaceBench() {
     const plainFile = path.join(dir, 'plain.js');
     writeFileSync(file, text);
     writeFileSync(plainFile, text);
-    const server = await startServer(dir);
+    const server = await startServer(dir, { maxFileSize: 64 * 1024 * 1024, regexTimeoutMs: 2000 });
     const send = (args) => server.conn.sendRequest('workspace/executeCommand', { command: 'editls.searchAndReplace', arguments: [{ path: 'big.js', ...args }] });
 
     const modes = [
@@ -114,7 +87,7 @@ export async function runSearchAndReplaceBench() {
       value: ms(stopped),
       baseline: `${ms(other)} for a request sent meanwhile`,
     });
-    await stop(server);
+    await stopServer(server);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

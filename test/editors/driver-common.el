@@ -54,6 +54,23 @@
      (rec (concat prefix ".error") (list (cons "kind" (nth 1 err)) (cons "message" (nth 2 err)) (cons "code" (nth 4 err))))
      nil)))
 
+(defun driver-setup-lsp-mode ()
+  "What a user sets in init.el for lsp-mode (not editls-specific), then the shipped editls.el."
+  (require 'lsp-mode)
+  (setq lsp-auto-guess-root t            ; no "import project?" prompt
+        lsp-session-file (expand-file-name ".lsp-session" my-ws)
+        lsp-enable-file-watchers nil
+        lsp-keep-workspace-alive nil
+        lsp-restart 'ignore
+        lsp-headerline-breadcrumb-enable nil
+        lsp-modeline-code-actions-enable nil
+        lsp-modeline-diagnostics-enable nil
+        lsp-modeline-workspace-status-enable nil
+        lsp-lens-enable nil)
+  (defvar editls-command (list "node" (getenv "SERVER") "--stdio"))
+  (load (expand-file-name "client-examples/emacs/editls.el" (getenv "REPO")) nil t)
+  (transient-mark-mode 1))
+
 (defun finish-driver ()
   "Write what was recorded (and the messages) as JSON to $OUT and leave Emacs."
   (rec "messages" (vconcat (reverse my-messages)))

@@ -5,21 +5,7 @@
 ;; Run: WS=... SERVER=dist/editls.js OUT=out.json REPO=. emacs --batch -Q -l test/editors/lspmode-newuser-driver.el
 (load (expand-file-name "test/editors/driver-common.el" (getenv "REPO")) nil t)
 
-;; What a user sets in init.el for lsp-mode (not editls-specific).
-(require 'lsp-mode)
-(setq lsp-auto-guess-root t            ; no "import project?" prompt
-      lsp-session-file (expand-file-name ".lsp-session" my-ws)
-      lsp-enable-file-watchers nil
-      lsp-keep-workspace-alive nil
-      lsp-restart 'ignore
-      lsp-headerline-breadcrumb-enable nil
-      lsp-modeline-code-actions-enable nil
-      lsp-modeline-diagnostics-enable nil
-      lsp-modeline-workspace-status-enable nil
-      lsp-lens-enable nil)
-(defvar editls-command (list "node" (getenv "SERVER") "--stdio"))
-(load (expand-file-name "client-examples/emacs/editls.el" (getenv "REPO")) nil t)
-(transient-mark-mode 1)
+(driver-setup-lsp-mode)
 
 (defun initialized-p ()
   (and (editls--lsp-mode-workspace) (eq (lsp--workspace-status (editls--lsp-mode-workspace)) 'initialized)))

@@ -1,0 +1,36 @@
+// The editls server a benchmark talks to: dist/editls.js over stdio, initialized on one folder, with
+// a client that accepts every workspace/applyEdit and ignores logs, hints and progress.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+
+const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/editls.js');
+
+export async function startServer(root, initializationOptions) {
+  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
+  conn.onRequest('workspace/configuration', () => [null]);
+  conn.onRequest('workspace/applyEdit', () => ({ applied: true }));
+  conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.onNotification('textDocument/publishDiagnostics', () => undefined);
+  conn.onNotification('window/logMessage', () => undefined);
+  conn.onNotification('$/progress', () => undefined);
+  conn.listen();
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'bench' }],
+    capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } } },
+    initializationOptions,
+  });
+  conn.sendNotification('initialized', {});
+  return { proc, conn };
+}
+
+export async function stopServer(server) {
+  await server.conn.sendRequest('shutdown');
+  server.conn.sendNotification('exit');
+  await new Promise((r) => server.proc.on('exit', r));
+  server.conn.dispose();
+}
