@@ -165,6 +165,7 @@ async function syncStaged(s: Staged): Promise<Result<{}>> {
     s.handle = undefined;
     try {
       await handle.sync();
+      rememberOwnWrite(await handle.stat({ bigint: true }));
     } finally {
       await handle.close();
     }
@@ -226,7 +227,9 @@ async function verifyReplaced(s: Staged, original: FileHandle | undefined, befor
     // (Not the ctime: the rename itself changes it, by unlinking that file.) A file another program
     // wrote moments before is being written right now: give a writer that opened it just before the
     // rename (and was then descheduled) a little longer to land its write where the look sees it.
-    if (BigInt(Date.now()) * 1_000_000n - before.mtimeNs < ACTIVE_WRITER_NS) await new Promise((r) => setTimeout(r, ACTIVE_WRITER_GRACE_MS));
+    // (editls's own last write to it, e.g. the previous command of an agent, does not count.)
+    const recent = BigInt(Date.now()) * 1_000_000n - before.mtimeNs < ACTIVE_WRITER_NS;
+    if (recent && !ownWrites.has(contentStamp(before))) await new Promise((r) => setTimeout(r, ACTIVE_WRITER_GRACE_MS));
     const after = await original.stat({ bigint: true });
     if (after.size !== before.size || after.mtimeNs !== before.mtimeNs) {
       const carried = await carryOverAppend(original, after, s.options.expect?.bytes(), s.folder.at(s.name));
@@ -274,6 +277,19 @@ export interface BatchWrite {
 const ACTIVE_WRITER_NS = 1_000_000_000n;
 /** How long the look after the rename waits for such a file (ms). */
 const ACTIVE_WRITER_GRACE_MS = 20;
+
+/** Files editls itself wrote last (device, inode, size, mtime): their recent mtime is no other program's. */
+const ownWrites = new Set<string>();
+const OWN_WRITES_MAX = 4096;
+
+function contentStamp(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+}
+
+function rememberOwnWrite(st: BigIntStats): void {
+  ownWrites.add(contentStamp(st));
+  if (ownWrites.size > OWN_WRITES_MAX) ownWrites.delete(ownWrites.values().next().value as string);
+}
 
 /** Batches up to this size keep each temp file open from its write to its fsync. */
 const KEEP_OPEN_MAX = 256;
