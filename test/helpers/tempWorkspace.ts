@@ -24,7 +24,7 @@ export function tempWorkspace(files: Record<string, string | Buffer> = {}, prefi
       mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       writeFileSync(path.join(root, rel), content);
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
   };
   for (const [rel, content] of Object.entries(files)) ws.write(rel, content);
   return ws;

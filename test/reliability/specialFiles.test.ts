@@ -27,9 +27,17 @@ describe.skipIf(process.platform === 'win32')('special files', () => {
     const swapper = spawn('bash', ['-c', 'while true; do mkfifo f.tmp; mv -f f.tmp target.txt; echo text > r.tmp; mv -f r.tmp target.txt; done'], {
       cwd: ws.root,
       stdio: 'ignore',
+      detached: true,
     });
-    cleanups.push(() => {
-      swapper.kill('SIGKILL');
+    const swapperGone = new Promise((resolve) => swapper.on('exit', resolve));
+    cleanups.push(async () => {
+      // The whole group: a mkfifo or mv the loop started must not create files while the folder goes.
+      try {
+        process.kill(-swapper.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+      await swapperGone;
       // Should a read be stuck on a FIFO (the bug), a writer end releases it.
       try {
         closeSync(openSync(ws.file('target.txt'), constants.O_RDWR | constants.O_NONBLOCK));
