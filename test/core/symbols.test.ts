@@ -196,6 +196,7 @@ const EXPECTED: Record<string, string[]> = {
     '49 method #load (Standard)',
     '51 method jwt (Standard)',
     '53 method partial (Standard)',
+    '57 method functionName (Standard)',
   ],
 };
 
@@ -634,5 +635,30 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
       ['A.java', 'public final class Builder {\n    public Builder requires(String mn) {\n    }\n}\n', ['1 class Builder', '2 method requires (Builder)']],
       ['A.java', 'public final class SocketPermission {\n    SocketPermission(String host, int mask) {\n        init(host, mask);\n        throw new Error(x);\n        return foo(x);\n    }\n    public Cleaner cleaner() { return null; }\n    abstract void close();\n    native int read0(long fd);\n}\n', ['1 class SocketPermission', '2 constructor SocketPermission (SocketPermission)', '7 method cleaner (SocketPermission)', '8 method close (SocketPermission)', '9 method read0 (SocketPermission)']],
     ]);
+  });
+});
+
+describe('issue 14: JavaScript function values, named function expressions and object literal methods (ctags finds them)', () => {
+  it('dotted assignments of functions (`exports.f = function (`), functions bound to a local, named function expressions anywhere', () => {
+    table([
+      ['a.js', 'assert.isOk = function(val, msg) {\n};\nexports.compileTrust = async function (val) {\n};\nA.prototype.m = function() {\n};\nshould.not.Throw = function* () {\n};\n', ['1 function isOk', '3 function compileTrust', '5 method m (A)', '7 function Throw']],
+      ['a.js', '(function () {\n  var ownKeys = function(o) {\n  };\n  const createWorkerPlugins = async function(bundleChain) {\n  };\n})();\n', ['2 function ownKeys', '4 function createWorkerPlugins']],
+      [
+        'a.js',
+        'module.exports = function walk(nodes, cb) {\n  return function generate(localName, filepath) {\n    ws.once("close", function close() {\n    get: /* @__PURE__ */ __name(function chainableMethodGetter() {\n    encodeAsync: async function _encodeAsync(data, { a = f() }) {\n  // calls function foo() {\n  const s = "function bar() {";\n  if (a) { function baz() { return 1; } }\n',
+        ['1 function walk', '2 function generate (walk)', '3 function close (generate)', '4 function chainableMethodGetter (generate)', '5 function _encodeAsync (generate)', '8 function baz (walk)'],
+      ],
+    ]);
+  });
+
+  it('methods of object literals bound to a name, at the top level or in a function', () => {
+    table([
+      ['a.js', 'const def = {\n    keyword: "allOf",\n    code(cxt) {\n    },\n};\nexport let memo = {\n  alloc(_inst, payload) {\n  },\n};\nfunction f() {\n\tconst logger = {\n\t\tclearScreen(type) {\n\t\t},\n\t};\n\tif (a) {\n\t}\n}\n', ['1 constant def', '3 method code (def)', '6 variable memo', '7 method alloc (memo)', '10 function f', '12 method clearScreen (logger)']],
+      ['a.ts', 'export const handlers: Handlers = {\n  onOpen(e: Event): void {\n  },\n};\n', ['1 constant handlers', '2 method onOpen (handlers)']],
+    ]);
+  });
+
+  it('a JSDoc line is no generator method: the `*` of a generator touches its name', () => {
+    table([['a.js', 'class A {\n  /**\n   *   init(asyncId, type) { }\n   * function foo() {\n   */\n  *gen() {\n  }\n  async *stream() {\n  }\n}\n', ['1 class A', '6 method gen (A)', '8 method stream (A)']]]);
   });
 });

@@ -99,6 +99,9 @@ export function groupEnd(source: string, open: number): number {
 
 const TS_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)\s+)*`;
 
+/** What may come before a named function expression on its line besides code: whole one-line strings and comments. */
+const JS_PREFIX_PART = String.raw`"[^"\\]*"|'[^'\\]*'|/\*[^*]*\*/`;
+
 const typescript: Language = {
   id: 'typescript',
   extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
@@ -113,6 +116,15 @@ const typescript: Language = {
     // Class expressions `var X = class X {` (bundlers write classes so) and prototype methods `A.prototype.m = function`.
     { re: re(String.raw`^\s*(?:export\s+)?(?:const|let|var)\s+(?<name>{JSID})\s*=\s*class\b`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*(?<owner>{JSID})\.prototype\.(?<name>{JSID})\s*=\s*(?:async\s+)?function\b`), hint: ['prototype'], kind: 'method' },
+    // Function values (CommonJS and bundler style): `exports.f = function (`, `var f = function (` at any depth, and a named
+    // function expression wherever it opens its body (`return function name(`, `x.on("e", function name() {`): its own name,
+    // which stack traces show (a class field `f = function f(` is a method). Not inside a string or in a comment line (`// function f() {`, ` * function f() {`).
+    { re: re(String.raw`^\s*(?:{JSID}\.)+(?<name>{JSID})\s*=\s*(?:async\s+)?function\s*(?:\*\s*)?\(`), hint: ['function'], kind: 'function', scope: 'block' },
+    { re: re(String.raw`^\s+(?:const|let|var)\s+(?<name>{JSID})\s*=\s*(?:async\s+)?function\b`), hint: ['function'], kind: 'function', scope: 'block' },
+    // Object literals bound to a name (`const def = {`): their methods (`code(cxt) {`) are members; an indented one only names them.
+    { re: re(String.raw`^(?:export\s+)?const\s+(?<name>{JSID})\s*(?::[^=]+)?=\s*\{\s*$`), hint: ['const'], kind: 'constant', scope: 'class', topLevel: true },
+    { re: re(String.raw`^(?:export\s+)?(?:let|var)\s+(?<name>{JSID})\s*(?::[^=]+)?=\s*\{\s*$`), hint: ['let', 'var'], kind: 'variable', scope: 'class', topLevel: true },
+    { re: re(String.raw`^\s+(?:const|let|var)\s+(?<owner>{JSID})\s*(?::[^=]+)?=\s*\{\s*$`), hint: ['const', 'let', 'var'], kind: 'class', scopeOnly: true },
     {
       re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+(?<name>{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>)`), hint: ['='],
       kind: 'function',
@@ -120,9 +132,18 @@ const typescript: Language = {
     },
     { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?const\s+(?<name>{JSID})\s*[:=]`), hint: ['const'], kind: 'constant', topLevel: true },
     { re: re(String.raw`^(?:export\s+)?(?:declare\s+)?(?:let|var)\s+(?<name>{JSID})\s*[:=;]`), hint: ['let', 'var'], kind: 'variable', topLevel: true },
+    // After the bindings: `export const x = 1; export function f() {}` names x.
+    {
+      re: re(String.raw`^\s*(?:(?:[^'"\x60/*\s]|${JS_PREFIX_PART})(?:[^'"\x60/]|${JS_PREFIX_PART})*?[^\w$.'"\x60/])?(?:async\s+)?function\s*(?:\*\s*)?(?<name>{JSID})\s*\((?:[^()]|\([^()]*\))*\)\s*\{`),
+      hint: ['function'],
+      kind: 'function',
+      inClass: 'method',
+      scope: 'block',
+    },
     // Class members: methods `name(args) {` and arrow-function fields `name = (args) =>`.
     // Parameters may hold one level of parentheses (`a = new M()`, `f: () => any`): a call ending in a callback (`run(function () {`) has no closing one.
-    { re: re(String.raw`^\s+${TS_MODS}(?:\*\s*)?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
+    // A generator's `*` touches its name (`*gen() {`): ` * init(a) { }` is a JSDoc line.
+    { re: re(String.raw`^\s+${TS_MODS}\*?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
     // Member signatures of interfaces, declare classes and abstract or overloaded methods: `name?<T>(params): Type;` (the return type tells them from a call statement).
     { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\??\s*(?:<.*>)?\s*\(.*\)\s*:.*;\s*$`), hint: [';'], kind: 'method', member: true, shape: true },
     { re: re(String.raw`^\s+(?:(?:public|private|protected)\s+)?(?<name>constructor)\s*\(.*\)\s*;\s*$`), hint: ['constructor'], kind: 'method', member: true },
@@ -522,7 +543,10 @@ const PREFILTER_COMMON: readonly string[] = [
   // TypeScript member signatures (`name?<T>(params): Type;`).
   String.raw`^[ \t]+${TS_MEMBER_MODS}#?${PF_ID_REST}+\??[ \t]*(?:<.*>)?[ \t]*\(.*\)[ \t]*:.*;[ \t]*$`,
   String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
-  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w$.]|[^\x00-\x7f])+[ \t]*=[ \t]*(?:async[ \t]+)?function\b`,
+  String.raw`^[ \t]*(?:(?:local|const|let|var)[ \t]+)?(?:[\w$.]|[^\x00-\x7f])+[ \t]*=[ \t]*(?:async[ \t]+)?function\b`,
+  // JavaScript named function expressions opening their body anywhere on the line, and object literals bound to a name.
+  String.raw`function[ \t]*(?:\*[ \t]*)?(?:[A-Za-z_$]|[^\x00-\x7f])${PF_ID_REST}*[ \t]*\(.*\)[ \t]*\{`,
+  String.raw`^[ \t]+(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*\{[ \t]*$`,
   String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
   String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
   String.raw`^[ \t]*define\(`,
