@@ -662,3 +662,11 @@ describe('issue 14: JavaScript function values, named function expressions and o
     table([['a.js', 'class A {\n  /**\n   *   init(asyncId, type) { }\n   * function foo() {\n   */\n  *gen() {\n  }\n  async *stream() {\n  }\n}\n', ['1 class A', '6 method gen (A)', '8 method stream (A)']]]);
   });
 });
+
+describe('issue 14: false symbols the judged bench found (test/bench/symbolJudge.mjs)', () => {
+  it('shell: `name();` (C code in a here-document) is no function; `name()` before a body, a subshell, a comment or the line end is', () => {
+    table([
+      ['a.sh', 'cat > prog.c <<EOF\nint main(void) {\n\tfoo();\t\t/* call */\n\tbar() ;\n}\nEOF\nrun() { go; }\nsub() (cd x)\nlater() # body below\n{\n  x\n}\nlast()\n', ['7 function run', '8 function sub', '9 function later', '13 function last']],
+    ]);
+  });
+});

@@ -386,7 +386,8 @@ const shell: Language = {
   rules: [
     { re: re(String.raw`^\s*function\s+(?<name>[\w.:-]+)`), hint: ['function'], kind: 'function' },
     // `name()` without a dot: a dotted name is far more often a call in another language's file (ripgrep sees them all) than a shell function.
-    { re: re(String.raw`^\s*(?<name>[\w:-]+)\s*\(\)`), hint: ['()'], kind: 'function' },
+    // A body, a subshell, a comment or the line end follows it: `foo();` is C code in a here-document.
+    { re: re(String.raw`^\s*(?<name>[\w:-]+)\s*\(\)\s*(?:[{(#]|$)`), hint: ['()'], kind: 'function' },
     { re: re(String.raw`^(?:(?:export|readonly|declare\s+-[a-zA-Z]+)\s+)?(?<name>[A-Z][A-Z0-9_]*)=`), hint: ['='], kind: 'constant', topLevel: true },
   ],
 };
