@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
+import { familyOf, judge, lexRegions } from './symbolJudge.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -169,6 +170,31 @@ function rng(seed) {
 
 const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)}%`);
 
+/** Every symbol judged true or false with its reason (symbolJudge.mjs), from its file's text. */
+function judgeAll(symbols, texts, anyTag, bare) {
+  const out = [];
+  let file;
+  let regions;
+  let starts;
+  let text;
+  let family;
+  for (const s of symbols) {
+    if (s.file !== file) {
+      file = s.file;
+      ({ text } = texts.get(file));
+      family = familyOf(texts.get(file).lang.id);
+      regions = family ? lexRegions(text, family) : [];
+      starts = [0];
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    if (!family) continue;
+    const lineText = text.slice(starts[s.line], (starts[s.line + 1] ?? text.length + 1) - 1).replace(/\r$/, '');
+    const v = judge({ family, name: s.name, lineText, col: s.start, offset: starts[s.line] + s.start, regions, ctagsOnLine: anyTag.has(`${s.file}\0${s.line + 1}\0${bare(s.name)}`) });
+    out.push({ ...s, ...v, lineText });
+  }
+  return out;
+}
+
 export async function runSymbolQuality({ print = true } = {}) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'editls-symq-'));
   const results = [];
@@ -179,12 +205,14 @@ export async function runSymbolQuality({ print = true } = {}) {
       const { tags, ms: ctagsMs } = runCtags(corpus, tmp);
       const lines = new Map();
       let symbols = [];
+      const texts = new Map();
       const t0 = performance.now();
       for (const file of corpus.files) {
         const lang = languageOf(file);
         if (!lang) continue;
         let text = readFileSync(file, 'utf8');
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        texts.set(file, { text, lang });
         for (const s of extractSymbols(lang, text)) symbols.push({ file, ...s });
       }
       const editlsMs = performance.now() - t0;
@@ -193,6 +221,9 @@ export async function runSymbolQuality({ print = true } = {}) {
       const ours = new Set(symbols.map((s) => `${s.file}\0${s.line + 1}\0${bare(s.name)}`));
       // Anything ctags tags on a line (any kind, locals and members too) confirms a name there.
       const anyTag = new Set(tags.map((t) => `${t.path}\0${t.line}\0${bare(t.name)}`));
+      const tagged = new Set(tags.map((t) => t.path));
+      const verdicts = judgeAll(symbols.filter((s) => tagged.has(s.file)), texts, anyTag, bare);
+      texts.clear();
       const byKind = new Map();
       const misses = [];
       let total = 0;
@@ -212,7 +243,6 @@ export async function runSymbolQuality({ print = true } = {}) {
         }
       }
       // Only files ctags parsed (it maps fewer extensions: no .cjs, no .d.cts) are judged.
-      const tagged = new Set(tags.map((t) => t.path));
       symbols = symbols.filter((s) => tagged.has(s.file));
       const unconfirmed = symbols.filter((s) => !anyTag.has(`${s.file}\0${s.line + 1}\0${bare(s.name)}`));
       const random = rng(14);
@@ -229,6 +259,7 @@ export async function runSymbolQuality({ print = true } = {}) {
       log(`recall ${pct(found, total)} (${found}/${total} ctags definitions); editls symbols ${symbols.length}, not tagged by ctags on their line: ${unconfirmed.length} (${pct(unconfirmed.length, symbols.length)})`);
       log('| kind | ctags | editls found | recall |\n|---|---|---|---|');
       for (const [kind, k] of [...byKind].sort((a, b) => b[1].total - a[1].total)) log(`| ${kind} | ${k.total} | ${k.found} | ${pct(k.found, k.total)} |`);
+      if (process.env.EDITLS_SYMQ_DUMP) writeFileSync(path.join(process.env.EDITLS_SYMQ_DUMP, `${corpus.id}.misses.json`), JSON.stringify(misses.map((t) => ({ ...t, text: lineOf(t.path, t.line - 1) }))));
       const missRandom = rng(7);
       const MISSES = Number(process.env.EDITLS_MISSES ?? 15);
       log(`missed (sample of ${Math.min(MISSES, misses.length)}):`);
@@ -238,7 +269,23 @@ export async function runSymbolQuality({ print = true } = {}) {
       }
       log(`not in ctags (sample of ${sample.length}, judge each by eye):`);
       for (const s of sample) log(`  - ${s.kind} ${s.name}  ${path.basename(s.file)}:${s.line + 1}  ${lineOf(s.file, s.line)}`);
+      const falses = verdicts.filter((v) => v.verdict === 'false');
+      log(`judged false symbols: ${falses.length} of ${verdicts.length} (${pct(falses.length, verdicts.length)}), every symbol of the files ctags parsed judged (test/bench/symbolJudge.mjs)`);
+      const byReason = new Map();
+      for (const v of verdicts) byReason.set(`${v.verdict}: ${v.reason}`, [...(byReason.get(`${v.verdict}: ${v.reason}`) ?? []), v]);
+      const reasonRandom = rng(21);
+      const JUDGED = Number(process.env.EDITLS_JUDGED ?? 8);
+      for (const [reason, list] of [...byReason].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+        log(`  ${reason}: ${list.length}`);
+        const shown = reason.startsWith('false') ? Math.min(list.length, JUDGED * 3) : Math.min(list.length, reason.includes('ctags tags it') ? 0 : JUDGED);
+        const pool = [...list];
+        for (let i = 0; i < shown; i++) {
+          const v = pool.splice(Math.floor(reasonRandom() * pool.length), 1)[0];
+          log(`    - ${v.kind} ${v.name}  ${path.relative(ROOT, v.file).replace(/^node_modules\//, '')}:${v.line + 1}  ${v.lineText.trim().slice(0, 140)}`);
+        }
+      }
       results.push({ name: `symbol recall vs ctags, ${corpus.id} (${corpus.files.length} files)`, value: pct(found, total), baseline: `${total} ctags definitions`, target: '>= 95%' });
+      results.push({ name: `false symbols, judged, ${corpus.id}`, value: pct(falses.length, verdicts.length), baseline: `${falses.length} of ${verdicts.length} symbols`, target: '<= 0.5%' });
       results.push({ name: `editls symbols not tagged by ctags, ${corpus.id} (upper bound of false)`, value: pct(unconfirmed.length, symbols.length), baseline: `${symbols.length} symbols` });
       symbols = [];
     }
