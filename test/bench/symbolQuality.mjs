@@ -168,7 +168,7 @@ function rng(seed) {
   };
 }
 
-const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)}%`);
+const pct = (a, b, digits = 1) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(digits)}%`);
 
 /** Every symbol judged true or false with its reason (symbolJudge.mjs), from its file's text. */
 function judgeAll(symbols, texts, anyTag, bare) {
@@ -270,7 +270,7 @@ export async function runSymbolQuality({ print = true } = {}) {
       log(`not in ctags (sample of ${sample.length}, judge each by eye):`);
       for (const s of sample) log(`  - ${s.kind} ${s.name}  ${path.basename(s.file)}:${s.line + 1}  ${lineOf(s.file, s.line)}`);
       const falses = verdicts.filter((v) => v.verdict === 'false');
-      log(`judged false symbols: ${falses.length} of ${verdicts.length} (${pct(falses.length, verdicts.length)}), every symbol of the files ctags parsed judged (test/bench/symbolJudge.mjs)`);
+      log(`judged false symbols: ${falses.length} of ${verdicts.length} (${pct(falses.length, verdicts.length, 2)}), every symbol of the files ctags parsed judged (test/bench/symbolJudge.mjs)`);
       const byReason = new Map();
       for (const v of verdicts) byReason.set(`${v.verdict}: ${v.reason}`, [...(byReason.get(`${v.verdict}: ${v.reason}`) ?? []), v]);
       const reasonRandom = rng(21);
@@ -285,7 +285,7 @@ export async function runSymbolQuality({ print = true } = {}) {
         }
       }
       results.push({ name: `symbol recall vs ctags, ${corpus.id} (${corpus.files.length} files)`, value: pct(found, total), baseline: `${total} ctags definitions`, target: '>= 95%' });
-      results.push({ name: `false symbols, judged, ${corpus.id}`, value: pct(falses.length, verdicts.length), baseline: `${falses.length} of ${verdicts.length} symbols`, target: '<= 0.5%' });
+      results.push({ name: `false symbols, judged, ${corpus.id}`, value: pct(falses.length, verdicts.length, 2), baseline: `${falses.length} of ${verdicts.length} symbols`, target: '<= 0.5%' });
       results.push({ name: `editls symbols not tagged by ctags, ${corpus.id} (upper bound of false)`, value: pct(unconfirmed.length, symbols.length), baseline: `${symbols.length} symbols` });
       symbols = [];
     }
