@@ -272,15 +272,23 @@ export async function runSymbolQuality({ print = true } = {}) {
       const falses = verdicts.filter((v) => v.verdict === 'false');
       log(`judged false symbols: ${falses.length} of ${verdicts.length} (${pct(falses.length, verdicts.length, 2)}), every symbol of the files ctags parsed judged (test/bench/symbolJudge.mjs)`);
       const byReason = new Map();
-      for (const v of verdicts) byReason.set(`${v.verdict}: ${v.reason}`, [...(byReason.get(`${v.verdict}: ${v.reason}`) ?? []), v]);
+      for (const v of verdicts) {
+        const key = `${v.verdict}: ${v.reason}`;
+        if (!byReason.has(key)) byReason.set(key, []);
+        byReason.get(key).push(v);
+      }
       const reasonRandom = rng(21);
       const JUDGED = Number(process.env.EDITLS_JUDGED ?? 8);
       for (const [reason, list] of [...byReason].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
         log(`  ${reason}: ${list.length}`);
         const shown = reason.startsWith('false') ? Math.min(list.length, JUDGED * 3) : Math.min(list.length, reason.includes('ctags tags it') ? 0 : JUDGED);
-        const pool = [...list];
+        // A seeded partial shuffle: `shown` distinct entries, without copying a large list.
+        const picked = new Set();
         for (let i = 0; i < shown; i++) {
-          const v = pool.splice(Math.floor(reasonRandom() * pool.length), 1)[0];
+          let k = Math.floor(reasonRandom() * list.length);
+          while (picked.has(k)) k = (k + 1) % list.length;
+          picked.add(k);
+          const v = list[k];
           log(`    - ${v.kind} ${v.name}  ${path.relative(ROOT, v.file).replace(/^node_modules\//, '')}:${v.line + 1}  ${v.lineText.trim().slice(0, 140)}`);
         }
       }
