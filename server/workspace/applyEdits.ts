@@ -2,7 +2,7 @@
 // refuses stale edits and can undo), closed files atomically on disk or through the editor, previews
 // nowhere. Nothing of a command reaches disk when the editor refuses its part, and nothing is ever
 // written to disk under a document the editor has open.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
@@ -293,7 +293,12 @@ async function stampNow(c: PlannedChange): Promise<Result<{ stamp: string }>> {
   const disk = c.snapshot.disk;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
   // The same stamp (device, inode, size, mtime and ctime in ns): untouched since it was read.
-  const info = await stat(resolved.absPath, { bigint: true }).catch(() => undefined);
+  let info;
+  try {
+    info = statSync(resolved.absPath, { bigint: true });
+  } catch {
+    info = undefined;
+  }
   if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
   if (fileStamp(info) === disk.stamp) return { ok: true, stamp: disk.stamp };
   const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
