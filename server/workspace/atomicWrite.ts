@@ -343,7 +343,13 @@ const FSYNC_CONCURRENCY = 64;
  * and each replaced file looked at once more. A file found changed in the microseconds between its
  * last check and its rename stops the batch there: the files before it are written (`written`).
  */
-export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Result<AtomicWriteOutcome & { written: number; timings: BatchTimings }> | (Failure & { written?: number })> {
+export async function writeFilesAtomic(
+  items: readonly BatchWrite[],
+  options: {
+    /** The caller's CPU work, run once every fsync is in flight (the main thread would only wait meanwhile). */
+    whileSyncing?: () => void;
+  } = {},
+): Promise<Result<AtomicWriteOutcome & { written: number; timings: BatchTimings }> | (Failure & { written?: number })> {
   const started = performance.now();
   const folders = new Map<string, PinnedFolder>();
   const staged: (Staged | undefined)[] = new Array(items.length);
@@ -372,7 +378,14 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
     const written = performance.now();
     // Every temp file durable before any is published: all fsyncs in flight at once (the file system
     // commits concurrent ones together).
-    const synced = await mapLimited(staged, FSYNC_CONCURRENCY, (st) => syncStaged(st!));
+    // (With descriptors kept open, every fsync is queued at once: the caller's work then runs while they go.)
+    const syncing = mapLimited(staged, keepOpen ? staged.length : FSYNC_CONCURRENCY, (st) => syncStaged(st!));
+    try {
+      options.whileSyncing?.();
+    } catch {
+      // the caller's own work: it does it again (and sees the error) after the batch
+    }
+    const synced = await syncing;
     const unsynced = synced.find((r): r is Failure => !r.ok);
     if (unsynced) return unsynced;
     const fsynced = performance.now();

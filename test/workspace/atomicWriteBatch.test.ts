@@ -101,6 +101,31 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
     expect(openFds()).toBe(before);
   });
 
+  it('runs the caller\'s work once, while the temp files are written but before any file is replaced', async () => {
+    const rels = ['a.ts', 'b/c.ts', 'b/d.ts'];
+    for (const rel of rels) ws.write(rel, `old ${rel}\n`);
+    const seen: { old: string[]; temps: number }[] = [];
+    const r = await writeFilesAtomic(
+      rels.map((rel) => item(rel, `new ${rel}\n`)),
+      { whileSyncing: () => seen.push({ old: rels.filter((rel) => ws.read(rel) === `old ${rel}\n`), temps: tempsUnder(ws.root).length }) },
+    );
+    expect(r.ok).toBe(true);
+    expect(seen).toEqual([{ old: rels, temps: 3 }]);
+    for (const rel of rels) expect(ws.read(rel)).toBe(`new ${rel}\n`);
+  });
+
+  it('a failing piece of the caller\'s work does not stop the batch', async () => {
+    for (const rel of ['a.ts', 'b.ts']) ws.write(rel, 'old\n');
+    const r = await writeFilesAtomic(['a.ts', 'b.ts'].map((rel) => item(rel, 'new\n')), {
+      whileSyncing: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(r.ok).toBe(true);
+    expect(ws.read('b.ts')).toBe('new\n');
+    expect(tempsUnder(ws.root)).toEqual([]);
+  });
+
   it('lets the event loop turn while it writes a large batch', async () => {
     const rels = Array.from({ length: 300 }, (_, i) => `big/f${i}.ts`);
     mkdirSync(ws.file('big'));
