@@ -59,8 +59,8 @@ function buildTrees(...dirs) {
 
 /**
  * The write step alone, in plain Node, on the files editls changed: read, replace, write a temp file
- * beside each, (fsync,) rename — 16 at a time, as editls's batch does. With and without fsync, so the
- * result says how much of editls's time durability costs.
+ * beside each, (fsync,) rename — 16 at a time through FileHandles (the threadpool), as editls's batch
+ * did before its short steps became synchronous calls. With and without fsync.
  */
 async function plainAtomicWrites(dir, rels, from, to, fsync) {
   const t0 = performance.now();
