@@ -70,7 +70,11 @@ export interface Context {
   /** Serialises commands touching the same files (keys are absolute paths). */
   withFiles<T>(absPaths: readonly string[], fn: () => Promise<T>): Promise<T>;
   /** Carries changes out; an applied (non-preview) command is recorded in the undo journal unless `record` is false. */
-  apply(changes: readonly PlannedChange[], mode: ApplyMode, options: { confirm: boolean; label: string; record?: boolean }): Promise<Result<ApplyOutcome>>;
+  /**
+   * `whileWriting`: CPU work of the command's own (e.g. its result's diffs) that apply runs, at most
+   * once, while a batch of disk writes waits on the disk (its fsyncs); it may not run at all.
+   */
+  apply(changes: readonly PlannedChange[], mode: ApplyMode, options: { confirm: boolean; label: string; record?: boolean; whileWriting?: () => void }): Promise<Result<ApplyOutcome>>;
   /** The undo journal (editls.undo): what editls left in each file and how to restore what it replaced. */
   readonly journal: UndoJournalView;
   /** Deletes a file editls created, if it is closed and still holds exactly what editls wrote (editls.undo of a create). */

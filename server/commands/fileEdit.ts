@@ -136,16 +136,18 @@ export function editResult(
   command: string,
   changes: readonly PlannedChange[],
   outcome: ApplyOutcome,
-  options: { previewId?: string | undefined; noun?: Noun | undefined; extra?: Record<string, unknown> | undefined; maxDiffChars?: number | undefined } = {},
+  options: {
+    previewId?: string | undefined;
+    noun?: Noun | undefined;
+    extra?: Record<string, unknown> | undefined;
+    maxDiffChars?: number | undefined;
+    /** resultDiffs(changes, maxDiffChars), when the command worked them out already (e.g. while its writes waited on the disk). */
+    diffs?: readonly ResultDiff[] | undefined;
+  } = {},
 ): EditResult {
   const preview = options.previewId !== undefined;
   const budget = options.maxDiffChars ?? ctx.settings.maxDiffChars;
-  const diffs = changes.map((c) => {
-    const f = asInFile(c);
-    return c.created
-      ? cutDiff(unifiedDiff(c.snapshot.resolved.relPath, null, f.after, f.edits), budget)
-      : boundedDiff(c.snapshot.resolved.relPath, f.before, f.after, f.edits, budget);
-  });
+  const diffs = options.diffs ?? resultDiffs(changes, budget);
   const files: FileResult[] = changes.map((c, i) => ({
     path: c.snapshot.resolved.relPath,
     uri: c.snapshot.uri,
@@ -172,6 +174,21 @@ export function editResult(
     ...(diffs.some((d) => d.truncated) ? { diffTruncated: true } : {}),
     ...(preview ? { previewId: options.previewId } : {}),
   };
+}
+
+export interface ResultDiff {
+  text: string;
+  truncated: boolean;
+}
+
+/** Each change's unified diff for the result, each cut at `budget` characters. */
+export function resultDiffs(changes: readonly PlannedChange[], budget: number): ResultDiff[] {
+  return changes.map((c) => {
+    const f = asInFile(c);
+    return c.created
+      ? cutDiff(unifiedDiff(c.snapshot.resolved.relPath, null, f.after, f.edits), budget)
+      : boundedDiff(c.snapshot.resolved.relPath, f.before, f.after, f.edits, budget);
+  });
 }
 
 /**

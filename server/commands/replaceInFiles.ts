@@ -9,7 +9,7 @@ import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../co
 import { applyOptions, boolish, intish, pathString, text, filePattern } from './args.js';
 import type { Context, PlannedChange } from './context.js';
 import type { ResolvedPath } from '../workspace/paths.js';
-import { editResult, type EditResult } from './fileEdit.js';
+import { editResult, resultDiffs, type EditResult, type ResultDiff } from './fileEdit.js';
 import type { CommandDefinition } from './registry.js';
 
 const ID = 'editls.replaceInFiles';
@@ -171,7 +171,10 @@ async function finish(
     const value: EditResult = { success: true, status: mode === 'preview' ? 'preview' : 'applied', applied: mode !== 'preview', filesChanged: 0, replacements: 0, files: [], unifiedDiff: '', edit: { changes: {} }, message, ...extra };
     return { ok: true, value };
   }
-  const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}` });
+  const maxDiffChars = Math.max(2_000, Math.floor(TOTAL_DIFF_CHARS / changes.length));
+  // The result's diffs are worked out while the disk writes wait on the disk (or after, if they never do).
+  let diffs: ResultDiff[] | undefined;
+  const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}`, whileWriting: () => (diffs ??= resultDiffs(changes, maxDiffChars)) });
   if (!outcome.ok) return outcome;
   // Where the time went (ms): listing the files (ripgrep), reading and matching them, applying (editor +
   // disk, checks included), and of the disk part: temp files written, fsynced, renamed.
@@ -183,7 +186,6 @@ async function finish(
     ...(disk ? { writeMs: round(disk.writeMs), fsyncMs: round(disk.fsyncMs), renameMs: round(disk.renameMs) } : {}),
   };
   const previewId = mode === 'preview' ? ctx.previews.add(ID, changes) : undefined;
-  const maxDiffChars = Math.max(2_000, Math.floor(TOTAL_DIFF_CHARS / changes.length));
-  const value = editResult(ctx, ID, changes, outcome, { previewId, extra: { ...extra, timings: spent }, maxDiffChars });
+  const value = editResult(ctx, ID, changes, outcome, { previewId, extra: { ...extra, timings: spent }, maxDiffChars, diffs });
   return { ok: true, value };
 }

@@ -2,7 +2,7 @@
 // refuses stale edits and can undo), closed files atomically on disk or through the editor, previews
 // nowhere. Nothing of a command reaches disk when the editor refuses its part, and nothing is ever
 // written to disk under a document the editor has open.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
@@ -39,7 +39,7 @@ export async function applyChanges(
   deps: ApplyDeps,
   changes: readonly PlannedChange[],
   mode: ApplyMode,
-  options: { confirm: boolean; label: string },
+  options: { confirm: boolean; label: string; whileWriting?: () => void },
 ): Promise<Result<ApplyOutcome>> {
   const notes: string[] = [];
   const routes: Via[] = changes.map((c) => route(deps, c, mode));
@@ -57,21 +57,33 @@ export async function applyChanges(
   }
   // A change bound for disk with more TextEdits than maxResultEdits is left out of the result's edit
   // (its TextEdits are never built: at 100,000 edits they cost more than the change itself).
-  let omittedEdits = 0;
-  const docChanges = changes.map((c, i) => {
-    if (routes[i] === 'disk' && c.edits.length > deps.settings.maxResultEdits) {
-      omittedEdits += c.edits.length;
-      return null;
-    }
-    return documentChange(deps, c, routes[i] ?? null);
-  });
-  const shown = docChanges.filter((d): d is DocumentChange => d !== null);
-  const fullEdit = shown.length > 0 || omittedEdits === 0 ? buildWorkspaceEdit(shown, form) : undefined;
-  const reported = {
-    ...(fullEdit ? { edit: fullEdit } : {}),
-    ...(omittedEdits > 0 ? { editOmitted: { textEdits: omittedEdits, reason: EDIT_OMITTED_REASON } } : {}),
+  const buildReported = () => {
+    let omittedEdits = 0;
+    const docChanges = changes.map((c, i) => {
+      if (routes[i] === 'disk' && c.edits.length > deps.settings.maxResultEdits) {
+        omittedEdits += c.edits.length;
+        return null;
+      }
+      return documentChange(deps, c, routes[i] ?? null);
+    });
+    const shown = docChanges.filter((d): d is DocumentChange => d !== null);
+    const fullEdit = shown.length > 0 || omittedEdits === 0 ? buildWorkspaceEdit(shown, form) : undefined;
+    const reported = {
+      ...(fullEdit ? { edit: fullEdit } : {}),
+      ...(omittedEdits > 0 ? { editOmitted: { textEdits: omittedEdits, reason: EDIT_OMITTED_REASON } } : {}),
+    };
+    return { docChanges, reported };
   };
-  if (mode === 'preview') return { ok: true, via: changes.map(() => null), ...reported, notes };
+  const diskOnly = mode !== 'preview' && routes.every((r) => r === 'disk');
+  // Only disk writes: the result's TextEdits (and the command's own work) are built while the writes
+  // wait on the disk; otherwise first, as the editor part needs them.
+  let built = diskOnly ? undefined : buildReported();
+  const whileWriting = () => {
+    built ??= buildReported();
+    options.whileWriting?.();
+  };
+  if (mode === 'preview') return { ok: true, via: changes.map(() => null), ...built!.reported, notes };
+  const docChanges = built?.docChanges ?? [];
 
   // 0. With an editor part, every closed file bound for disk must still hold what was read before
   //    anything changes, so that a stale file refuses the whole command before the editor sees any
@@ -164,7 +176,7 @@ export async function applyChanges(
   const batched = existing.length >= 2 ? new Set(existing) : new Set<number>();
   let diskTimings: ApplyOutcome['diskTimings'];
   if (batched.size > 0) {
-    const written = await writeManyToDisk(deps, [...batched].map((i) => changes[i]!));
+    const written = await writeManyToDisk(deps, [...batched].map((i) => changes[i]!), diskOnly ? whileWriting : undefined);
     if (!written.ok) return written;
     notes.push(...written.notes);
     diskTimings = written.timings;
@@ -175,7 +187,8 @@ export async function applyChanges(
     if (!written.ok) return written;
     notes.push(...written.notes);
   }
-  return { ok: true, via: routes, ...reported, notes, ...(diskTimings ? { diskTimings } : {}) };
+  built ??= buildReported();
+  return { ok: true, via: routes, ...built.reported, notes, ...(diskTimings ? { diskTimings } : {}) };
 }
 
 /**
@@ -293,7 +306,12 @@ async function stampNow(c: PlannedChange): Promise<Result<{ stamp: string }>> {
   const disk = c.snapshot.disk;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
   // The same stamp (device, inode, size, mtime and ctime in ns): untouched since it was read.
-  const info = await stat(resolved.absPath, { bigint: true }).catch(() => undefined);
+  let info;
+  try {
+    info = statSync(resolved.absPath, { bigint: true });
+  } catch {
+    info = undefined;
+  }
   if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
   if (fileStamp(info) === disk.stamp) return { ok: true, stamp: disk.stamp };
   const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
@@ -366,7 +384,7 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
 }
 
 /** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
-async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): Promise<Result<{ notes: string[]; timings?: BatchTimings }>> {
+async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], whileSyncing?: () => void): Promise<Result<{ notes: string[]; timings?: BatchTimings }>> {
   for (const c of cs) {
     if (deps.documents.getByPath(c.snapshot.resolved.absPath)) {
       return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);
@@ -378,7 +396,7 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[]): P
     if (!item.ok) return item;
     writes.push(item.write);
   }
-  return writeFilesAtomic(writes);
+  return writeFilesAtomic(writes, whileSyncing ? { whileSyncing } : {});
 }
 
 /** The atomic write of an existing file's new text, expecting the file as it was read (its stamp). */

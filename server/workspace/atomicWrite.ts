@@ -1,15 +1,18 @@
 // Crash-safe file writes: data goes to a temporary file in the target's (pinned) folder, is fsynced,
 // then renamed (or hard-linked, for exclusive creation) over the target, so readers see old or new,
 // never half; the file and its folder are checked again right before the rename, and after it.
+// The short steps are synchronous calls (a threadpool round trip costs ~10x the call); the fsyncs,
+// which wait on the disk, go through the threadpool, all of a batch at once.
 
 import { randomBytes } from 'node:crypto';
-import type { BigIntStats } from 'node:fs';
-import { access, copyFile, link, lstat, open, readdir, rename, unlink, constants, type FileHandle } from 'node:fs/promises';
+import { accessSync, close, closeSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, openSync, renameSync, writeSync, type BigIntStats } from 'node:fs';
+import { copyFile, link, open, readdir, unlink, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../core/result.js';
-import { fileStamp, readWhole } from './fileCodec.js';
-import { pinFolder, removeFolders, type PinnedFolder } from './pinnedFolder.js';
+import { fileStamp, readWholeSync } from './fileCodec.js';
+import { pinFolder, pinFolderSync, removeFolders, type PinnedFolder } from './pinnedFolder.js';
 import { mapLimited } from './limited.js';
+import { breathe } from './timeSlice.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits of the written file; default: the existing file's mode, else 0o666 minus umask. */
@@ -68,19 +71,24 @@ export async function writeFileAtomic(
 }
 
 async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions): Promise<Result<AtomicWriteOutcome>> {
-  const staged = await stage(folder, name, data, displayPath, options);
+  const staged = stage(folder, name, data, displayPath, options);
   if (!staged.ok) return staged;
   const s = staged.staged;
   try {
     const synced = await syncStaged(s);
     if (!synced.ok) return synced;
-    const published = await publish(s, true);
+    if (options.exclusive) {
+      const linked = await publishExclusive(s);
+      return linked.ok ? { ok: true, notes: s.notes } : linked;
+    }
+    const published = publish(s);
     if (!published.ok) return published;
+    await s.folder.sync();
     return await verifyReplaced(s, published.original, published.before);
   } catch (err) {
     return ioError(`cannot write ${displayPath}`, displayPath, err);
   } finally {
-    await discard(s);
+    discard(s);
   }
 }
 
@@ -95,16 +103,16 @@ interface Staged {
   tempReal: string;
   tempCreated: boolean;
   /** The temp file's descriptor, still open for its fsync (syncStaged closes it). */
-  handle?: FileHandle | undefined;
+  fd?: number | undefined;
   notes: string[];
 }
 
 /** Checks the target and writes the data to a temp file beside it (nothing visible changes); syncStaged makes it durable. */
-async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions, keepOpen = true): Promise<Result<{ staged: Staged }>> {
+function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: string, options: AtomicWriteOptions, keepOpen = true): Result<{ staged: Staged }> {
   const target = folder.at(name);
   let existing: BigIntStats | undefined;
   try {
-    existing = await lstat(target, { bigint: true });
+    existing = lstatSync(target, { bigint: true });
   } catch (err) {
     const code = errnoCode(err);
     if (code !== 'ENOENT') return ioError(`cannot write ${displayPath}`, displayPath, err);
@@ -117,7 +125,7 @@ async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPa
   if (existing && !existing.isFile()) return fail('io_error', `cannot write ${displayPath}: it is not a regular file`, { path: displayPath });
   if (options.expect && (!existing || fileStamp(existing) !== options.expect.stamp)) return changedOnDisk(displayPath, existing === undefined);
   if (existing) {
-    const refused = await permissionProblem(target, existing, displayPath);
+    const refused = permissionProblem(target, existing, displayPath);
     if (refused) return refused;
   }
 
@@ -128,46 +136,68 @@ async function stage(folder: PinnedFolder, name: string, data: Buffer, displayPa
   const s: Staged = { folder, name, displayPath, options, existing, tempPath: folder.at(tempName), tempReal: path.join(folder.realPath, tempName), tempCreated: false, notes: [] };
   inFlight.add(s.tempReal);
   try {
-    let handle: FileHandle;
+    let fd: number;
     try {
-      handle = await open(s.tempPath, 'wx', mode ?? 0o666);
+      fd = openSync(s.tempPath, 'wx', mode ?? 0o666);
     } catch (err) {
-      await discard(s);
+      discard(s);
       return tempFailure(err, displayPath, existing !== undefined);
     }
     s.tempCreated = true;
     try {
-      await handle.writeFile(data);
+      writeAll(fd, data);
       // Keep the owner of a file we replace (root editing someone else's file; permissionProblem
       // refused the case where it cannot be kept). chown before chmod: chown clears setuid/setgid.
       if (existing && (Number(existing.uid) !== process.getuid?.() || Number(existing.gid) !== process.getgid?.())) {
-        await handle.chown(Number(existing.uid), Number(existing.gid)).catch(() => undefined);
+        try {
+          fchownSync(fd, Number(existing.uid), Number(existing.gid));
+        } catch {
+          // best effort, as before
+        }
       }
       // open() applied the umask; set the exact mode explicitly.
-      if (mode !== undefined) await handle.chmod(mode);
+      if (mode !== undefined) fchmodSync(fd, mode);
     } catch (err) {
-      await handle.close().catch(() => undefined);
+      closeQuietly(fd);
       throw err;
     }
-    if (keepOpen) s.handle = handle;
-    else await handle.close();
+    if (keepOpen) s.fd = fd;
+    else closeSync(fd);
     return { ok: true, staged: s };
   } catch (err) {
-    await discard(s);
+    discard(s);
     return ioError(`cannot write ${displayPath}`, displayPath, err);
   }
+}
+
+/** All of `data` at the descriptor's start (write may take less than asked). */
+function writeAll(fd: number, data: Buffer): void {
+  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done, data.length - done, done);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/** fsync waits on the disk: through the threadpool, never on the main thread. */
+function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 }
 
 /** fsync of a staged temp file (through a new descriptor: fsync flushes the file, whoever wrote it). */
 async function syncStaged(s: Staged): Promise<Result<{}>> {
   try {
-    const handle = s.handle ?? (await open(s.tempPath, constants.O_RDONLY | constants.O_NOFOLLOW));
-    s.handle = undefined;
+    const fd = s.fd ?? openSync(s.tempPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    s.fd = undefined;
     try {
-      await handle.sync();
-      rememberOwnWrite(await handle.stat({ bigint: true }));
+      await fsyncAsync(fd);
+      rememberOwnWrite(fstatSync(fd, { bigint: true }));
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
     return { ok: true };
   } catch (err) {
@@ -178,50 +208,51 @@ async function syncStaged(s: Staged): Promise<Result<{}>> {
 /**
  * Publishes a staged temp file: for a new file, a link that never replaces; else, after the last
  * checks (the file is still the one that was read, the folder still where it was checked), the
- * rename. The replaced file is returned open, for the look after (verifyReplaced).
+ * rename, in synchronous calls (nothing runs between the check and the rename). The replaced file is
+ * returned open, for the look after (verifyReplaced); the caller fsyncs the folder (durability) before
+ * that look, so a writer that opened the file just before the rename has that long to land its write.
  */
-async function publish(s: Staged, syncFolder: boolean): Promise<Result<{ original?: FileHandle; before?: BigIntStats }>> {
+function publish(s: Staged): Result<{ original?: number; before?: BigIntStats }> {
   const target = s.folder.at(s.name);
-  if (s.options.exclusive) {
-    if (!s.folder.stillAt()) return movedFolder(s.displayPath);
-    const linked = await linkExclusive(s.tempPath, target);
-    if (linked === 'exists') return alreadyExists(s.displayPath);
-    return { ok: true };
-  }
-  let original: FileHandle | undefined;
+  let original: number | undefined;
   if (s.existing) {
     try {
-      original = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      original = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (err) {
       return errnoCode(err) === 'ENOENT' ? changedOnDisk(s.displayPath, true) : ioError(`cannot write ${s.displayPath}`, s.displayPath, err);
     }
   }
   try {
-    const before = original ? await original.stat({ bigint: true }) : undefined;
+    const before = original !== undefined ? fstatSync(original, { bigint: true }) : undefined;
     if (before && s.options.expect && fileStamp(before) !== s.options.expect.stamp) {
-      await original?.close();
+      if (original !== undefined) closeQuietly(original);
       return changedOnDisk(s.displayPath, false);
     }
     if (!s.folder.stillAt()) {
-      await original?.close();
+      if (original !== undefined) closeQuietly(original);
       return movedFolder(s.displayPath);
     }
-    await rename(s.tempPath, target);
+    renameSync(s.tempPath, target);
     s.tempCreated = false;
-    // The folder fsync (durability) comes before the look at the replaced file: a writer that opened it
-    // just before the rename has that long to land its write where the look sees it.
-    if (syncFolder) await s.folder.sync();
-    return { ok: true, ...(original ? { original } : {}), ...(before ? { before } : {}) };
+    return { ok: true, ...(original !== undefined ? { original } : {}), ...(before ? { before } : {}) };
   } catch (err) {
-    await original?.close().catch(() => undefined);
+    if (original !== undefined) closeQuietly(original);
     throw err;
   }
 }
 
+/** Publishes a new file's staged temp file under its name with a link, which never replaces. */
+async function publishExclusive(s: Staged): Promise<Result<{}>> {
+  if (!s.folder.stillAt()) return movedFolder(s.displayPath);
+  const linked = await linkExclusive(s.tempPath, s.folder.at(s.name));
+  if (linked === 'exists') return alreadyExists(s.displayPath);
+  return { ok: true };
+}
+
 /** The look at the replaced file after the rename: appends carried over, other changes reported; closes it. */
-async function verifyReplaced(s: Staged, original: FileHandle | undefined, before: BigIntStats | undefined): Promise<Result<AtomicWriteOutcome>> {
+async function verifyReplaced(s: Staged, original: number | undefined, before: BigIntStats | undefined): Promise<Result<AtomicWriteOutcome>> {
   const notes = s.notes;
-  if (!original || !before) return { ok: true, notes };
+  if (original === undefined || !before) return { ok: true, notes };
   try {
     // Writes through a descriptor opened before the rename land in the replaced file: look once more.
     // (Not the ctime: the rename itself changes it, by unlinking that file.) A file another program
@@ -230,7 +261,7 @@ async function verifyReplaced(s: Staged, original: FileHandle | undefined, befor
     // (editls's own last write to it, e.g. the previous command of an agent, does not count.)
     const recent = BigInt(Date.now()) * 1_000_000n - before.mtimeNs < ACTIVE_WRITER_NS;
     if (recent && !ownWrites.has(contentStamp(before))) await new Promise((r) => setTimeout(r, ACTIVE_WRITER_GRACE_MS));
-    const after = await original.stat({ bigint: true });
+    const after = fstatSync(original, { bigint: true });
     if (after.size !== before.size || after.mtimeNs !== before.mtimeNs) {
       const carried = await carryOverAppend(original, after, s.options.expect?.bytes(), s.folder.at(s.name));
       if (!carried.ok) {
@@ -246,15 +277,23 @@ async function verifyReplaced(s: Staged, original: FileHandle | undefined, befor
     }
     return { ok: true, notes };
   } finally {
-    await original.close().catch(() => undefined);
+    // The last descriptor of the replaced file: closing it frees the file (its blocks), which takes
+    // the file system a while; the threadpool does it, many at once.
+    close(original, () => undefined);
   }
 }
 
 /** Removes a staged temp file that was not published. */
-async function discard(s: Staged): Promise<void> {
-  await s.handle?.close().catch(() => undefined);
-  s.handle = undefined;
-  if (s.tempCreated) await unlink(s.tempPath).catch(() => undefined);
+function discard(s: Staged): void {
+  if (s.fd !== undefined) closeQuietly(s.fd);
+  s.fd = undefined;
+  if (s.tempCreated) {
+    try {
+      unlinkSync(s.tempPath);
+    } catch {
+      // already gone
+    }
+  }
   s.tempCreated = false;
   inFlight.delete(s.tempReal);
 }
@@ -294,8 +333,8 @@ function rememberOwnWrite(st: BigIntStats): void {
 /** Batches up to this size keep each temp file open from its write to its fsync. */
 const KEEP_OPEN_MAX = 256;
 
-/** How many temp files are written and fsynced at once in a batch. */
-const BATCH_CONCURRENCY = 16;
+/** fsyncs (and folder fsyncs, looks after the rename) in flight at once in a batch. */
+const FSYNC_CONCURRENCY = 64;
 
 /**
  * Writes many existing files, each atomically, as one step: every temp file is written, then every
@@ -304,53 +343,72 @@ const BATCH_CONCURRENCY = 16;
  * and each replaced file looked at once more. A file found changed in the microseconds between its
  * last check and its rename stops the batch there: the files before it are written (`written`).
  */
-export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Result<AtomicWriteOutcome & { written: number; timings: BatchTimings }> | (Failure & { written?: number })> {
+export async function writeFilesAtomic(
+  items: readonly BatchWrite[],
+  options: {
+    /** The caller's CPU work, run once every fsync is in flight (the main thread would only wait meanwhile). */
+    whileSyncing?: () => void;
+  } = {},
+): Promise<Result<AtomicWriteOutcome & { written: number; timings: BatchTimings }> | (Failure & { written?: number })> {
   const started = performance.now();
   const folders = new Map<string, PinnedFolder>();
   const staged: (Staged | undefined)[] = new Array(items.length);
-  let failure: Failure | undefined;
   try {
     for (const item of items) {
       const dir = path.dirname(item.absPath);
       if (folders.has(dir)) continue;
-      const pinned = await pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
-      if (!pinned.ok) return pinned;
-      folders.set(dir, pinned.folder);
+      const pinned = pinFolderSync(dir);
+      if (pinned instanceof Error || pinned === 'moved') {
+        // The slow path says why (and in the same words as a single write).
+        const explained = await pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
+        if (!explained.ok) return explained;
+        folders.set(dir, explained.folder);
+      } else {
+        folders.set(dir, pinned);
+      }
     }
     // Descriptors stay open from the write to the fsync, unless a batch is so large that it could run out of them.
     const keepOpen = items.length <= KEEP_OPEN_MAX;
-    let next = 0;
-    const worker = async () => {
-      while (failure === undefined && next < items.length) {
-        const i = next++;
-        const item = items[i]!;
-        const r = await stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), item.data, item.displayPath, item.options, keepOpen);
-        if (r.ok) staged[i] = r.staged;
-        else failure ??= r;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
-    if (failure) return failure;
+    for (const [i, item] of items.entries()) {
+      const r = stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), item.data, item.displayPath, item.options, keepOpen);
+      if (!r.ok) return r;
+      staged[i] = r.staged;
+      await breathe();
+    }
     const written = performance.now();
-    // Every temp file durable before any is published.
-    const synced = await mapLimited(staged, BATCH_CONCURRENCY, (st) => syncStaged(st!));
+    // Every temp file durable before any is published: all fsyncs in flight at once (the file system
+    // commits concurrent ones together).
+    // (With descriptors kept open, every fsync is queued at once: the caller's work then runs while they go.)
+    const syncing = mapLimited(staged, keepOpen ? staged.length : FSYNC_CONCURRENCY, (st) => syncStaged(st!));
+    try {
+      options.whileSyncing?.();
+    } catch {
+      // the caller's own work: it does it again (and sees the error) after the batch
+    }
+    const synced = await syncing;
     const unsynced = synced.find((r): r is Failure => !r.ok);
     if (unsynced) return unsynced;
     const fsynced = performance.now();
-    const published: { s: Staged; original?: FileHandle; before?: BigIntStats }[] = [];
+    const published: { s: Staged; original?: number; before?: BigIntStats }[] = [];
     let stopped: Failure | undefined;
     for (const s of staged) {
-      const r = await publish(s!, false).catch((err: unknown) => ioError(`cannot write ${s!.displayPath}`, s!.displayPath, err));
+      let r: Result<{ original?: number; before?: BigIntStats }>;
+      try {
+        r = publish(s!);
+      } catch (err) {
+        r = ioError(`cannot write ${s!.displayPath}`, s!.displayPath, err);
+      }
       if (!r.ok) {
         stopped = r;
         break;
       }
-      published.push({ s: s!, ...(r.original ? { original: r.original } : {}), ...(r.before ? { before: r.before } : {}) });
+      published.push({ s: s!, ...(r.original !== undefined ? { original: r.original } : {}), ...(r.before ? { before: r.before } : {}) });
+      await breathe();
     }
-    await mapLimited([...folders.values()], BATCH_CONCURRENCY, (folder) => folder.sync());
+    await mapLimited([...folders.values()], FSYNC_CONCURRENCY, (folder) => folder.sync());
     const notes: string[] = [];
     let verifyFailure: Failure | undefined;
-    const verified = await mapLimited(published, BATCH_CONCURRENCY, (p) => verifyReplaced(p.s, p.original, p.before));
+    const verified = await mapLimited(published, FSYNC_CONCURRENCY, (p) => verifyReplaced(p.s, p.original, p.before));
     for (const v of verified) {
       if (v.ok) notes.push(...v.notes);
       else verifyFailure ??= v;
@@ -368,7 +426,7 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
       timings: { writeMs: written - started, fsyncMs: fsynced - written, renameMs: done - fsynced },
     };
   } finally {
-    for (const s of staged) if (s) await discard(s);
+    for (const s of staged) if (s) discard(s);
     for (const folder of folders.values()) await folder.close();
   }
 }
@@ -377,12 +435,12 @@ export async function writeFilesAtomic(items: readonly BatchWrite[]): Promise<Re
  * A file the user could not write in place is not replaced either (the folder being writable would
  * allow it), and a file whose owner could not be kept is refused rather than taken over.
  */
-async function permissionProblem(target: string, st: BigIntStats, displayPath: string): Promise<Failure | undefined> {
+function permissionProblem(target: string, st: BigIntStats, displayPath: string): Failure | undefined {
   // Root may write any file (a read-only file system fails the temp file's creation instead).
   const uid = process.geteuid?.();
   if (uid === 0) return undefined;
   try {
-    await access(target, constants.W_OK);
+    accessSync(target, constants.W_OK);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
@@ -407,12 +465,12 @@ async function permissionProblem(target: string, st: BigIntStats, displayPath: s
  * file; any other change to it cannot be merged and is reported.
  */
 async function carryOverAppend(
-  original: FileHandle,
+  original: number,
   after: BigIntStats,
   read: Buffer | undefined,
   target: string,
 ): Promise<{ ok: true; bytes: number } | { ok: false; replacedText: string }> {
-  const now = await readWhole(original, Number(after.size));
+  const now = readWholeSync(original, Number(after.size));
   if (read && now.length > read.length && now.subarray(0, read.length).equals(read)) {
     const tail = now.subarray(read.length);
     const handle = await open(target, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);

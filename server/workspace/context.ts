@@ -21,6 +21,7 @@ import { fail } from '../core/result.js';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pinFolder } from './pinnedFolder.js';
+import { breathe } from './timeSlice.js';
 import type { UndoJournal } from './undoJournal.js';
 
 export interface ServerState {
@@ -53,7 +54,10 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     encoding: state.encoding,
     signal: request.signal,
     ...(request.workDoneToken !== undefined ? { workDoneToken: request.workDoneToken } : {}),
-    resolvePath: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders)),
+    resolvePath: async (input) => {
+      await breathe(); // resolveWorkspacePath works in synchronous calls
+      return logFolderChange(state, await resolveWorkspacePath(input, state.folders));
+    },
     snapshot: (resolved) => snapshotOf(state, resolved),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {

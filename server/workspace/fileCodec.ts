@@ -2,10 +2,12 @@
 // BOM-marked UTF-16 LE/BE, detected on read and reproduced byte for byte on write. Only regular
 // files are ever opened for reading (a FIFO would block a libuv thread until someone writes to it).
 
-import { constants as fsConstants, type BigIntStats, type Stats } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { fail, type Result } from '../core/result.js';
 import { openedAt } from './pinnedFolder.js';
+import { breathe } from './timeSlice.js';
 
 export type FileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -31,7 +33,6 @@ const UTF32BE_BOM = Buffer.from([0x00, 0x00, 0xfe, 0xff]);
 
 // fatal: invalid sequences are errors, not U+FFFD (which would not round-trip).
 // ignoreBOM: the BOM is sliced off by hand, so a second U+FEFF is text and is kept.
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf16leDecoder = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true });
 
 /**
@@ -44,7 +45,10 @@ export async function readTextFile(
   maxFileSize: number,
   options: { confined?: boolean } = {},
 ): Promise<Result<DiskText>> {
-  const raw = await readRegularFile(absPath, displayPath, maxFileSize, options);
+  // Synchronous calls (a file of a command's batch costs ~10x less than through the threadpool), with
+  // the event loop let in every few milliseconds.
+  await breathe();
+  const raw = readRegularFileSync(absPath, displayPath, maxFileSize, options);
   if (!raw.ok) return raw;
   const { buf, mode, mtimeMs, stamp } = raw;
   const decoded = decodeText(buf, displayPath);
@@ -87,7 +91,7 @@ export async function readRegularFile(
     try {
       // `confined`: absPath is a checked real path; a folder on it swapped for a link since then must not
       // make this read another file (outside the workspace).
-      if (options.confined && !openedAt(handle, absPath)) {
+      if (options.confined && !openedAt(handle.fd, absPath)) {
         return fail('stale', `${displayPath} was moved or a folder on its path was replaced (e.g. by a symbolic link) while the command waited; nothing read, run the command again`, {
           path: displayPath,
         });
@@ -110,6 +114,72 @@ export async function readRegularFile(
   // The file may have grown between fstat and the read.
   if (buf.length > maxFileSize) return tooLarge(displayPath, buf.length, maxFileSize);
   return { ok: true, buf, mode, mtimeMs, stamp };
+}
+
+/** readRegularFile in synchronous calls (same checks, same order); for reads done one after another on the main thread. */
+export function readRegularFileSync(
+  absPath: string,
+  displayPath: string,
+  maxFileSize: number,
+  options: { confined?: boolean } = {},
+): Result<{ buf: Buffer; mode: number; mtimeMs: number; stamp: string }> {
+  let st: Stats;
+  try {
+    st = statSync(absPath);
+  } catch (err) {
+    return statFailure(err, displayPath);
+  }
+  if (st.isDirectory()) return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath });
+  if (!st.isFile()) return notRegular(displayPath, st);
+  if (st.size > maxFileSize) return tooLarge(displayPath, st.size, maxFileSize);
+
+  let buf: Buffer;
+  let mode: number;
+  let mtimeMs: number;
+  let stamp: string;
+  try {
+    const fd = openSync(absPath, OPEN_FLAGS);
+    try {
+      if (options.confined && !openedAt(fd, absPath)) {
+        return fail('stale', `${displayPath} was moved or a folder on its path was replaced (e.g. by a symbolic link) while the command waited; nothing read, run the command again`, {
+          path: displayPath,
+        });
+      }
+      const fst = fstatSync(fd, { bigint: true });
+      if (!fst.isFile()) return notRegular(displayPath, fst);
+      if (fst.size > BigInt(maxFileSize)) return tooLarge(displayPath, Number(fst.size), maxFileSize);
+      buf = readWholeSync(fd, Number(fst.size));
+      mode = Number(fst.mode) & 0o7777;
+      mtimeMs = Number(fst.mtimeNs / 1000n) / 1000;
+      stamp = fileStamp(fst);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    return statFailure(err, displayPath);
+  }
+  if (buf.length > maxFileSize) return tooLarge(displayPath, buf.length, maxFileSize);
+  return { ok: true, buf, mode, mtimeMs, stamp };
+}
+
+/** readWhole in synchronous calls, on a descriptor. */
+export function readWholeSync(fd: number, size: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let chunk = Buffer.allocUnsafe(Math.max(size, 1));
+  for (;;) {
+    let n = 0;
+    while (n < chunk.length) {
+      const bytesRead = readSync(fd, chunk, n, chunk.length - n, total + n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > 0) chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    total += n;
+    if (n < chunk.length) break;
+    chunk = Buffer.allocUnsafe(chunks.length === 1 ? 1 : 64 * 1024);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
 /** Identity and last change of a file (device, inode, size, mtime and ctime in ns): equal stamps, same file untouched (to the clock's tick). */
@@ -208,9 +278,10 @@ export function decodeText(buf: Buffer, displayPath: string): Result<{ text: str
   const bom = startsWith(buf, UTF8_BOM);
   const body = bom ? buf.subarray(UTF8_BOM.length) : buf;
   if (body.includes(0)) return binary(displayPath);
-  try {
-    return { ok: true, text: utf8Decoder.decode(body), encoding: 'utf-8', bom };
-  } catch {
+  // isUtf8 is as strict as a fatal TextDecoder (overlongs, surrogates, cut sequences), and with it
+  // toString decodes ~5x faster.
+  if (isUtf8(body)) return { ok: true, text: body.toString('utf8'), encoding: 'utf-8', bom };
+  {
     const offset = firstInvalidUtf8Byte(body);
     const line = countNewlines(body, offset) + 1;
     return fail(

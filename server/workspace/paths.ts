@@ -1,8 +1,7 @@
 // Turns a path argument (relative, absolute or file:// URI) into a real, symlink-free absolute path
 // and confines it to the workspace folders before any file is read or written.
 
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fail, type Result } from '../core/result.js';
@@ -113,7 +112,7 @@ export async function resolveWorkspacePath(
 
   let exists = false;
   try {
-    const st = await stat(absPath);
+    const st = statSync(absPath);
     if (st.isDirectory() && options.directories) {
       return { ok: true, absPath, uri: pathToFileURL(absPath).href, relPath: path.relative(first, absPath).split(path.sep).join('/'), exists: true, folder, directory: true };
     }

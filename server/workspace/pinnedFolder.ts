@@ -1,8 +1,8 @@
 // Holds a file's folder open by a verified real path, so that the temp file, the rename and any
 // folders a create makes go into that very folder: on Linux every path goes through /proc/self/fd/N
 // (openat/renameat in effect), so a folder swapped for a symlink afterwards cannot redirect them.
-import { constants, lstatSync, realpathSync } from 'node:fs';
-import { mkdir, open, lstat, rmdir, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fsync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstat, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../core/result.js';
 
@@ -38,18 +38,10 @@ export interface PinOptions {
  */
 export async function pinFolder(dir: string, options: PinOptions): Promise<Result<{ folder: PinnedFolder }>> {
   if (!options.mkdirs) {
-    let handle: FileHandle;
-    try {
-      handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-    } catch (err) {
-      return folderFailure(dir, dir, err, options.displayPath);
-    }
-    const pinned = makePinned(handle, dir, []);
-    if (!pinned.stillAt()) {
-      await handle.close();
-      return moved(dir, options.displayPath);
-    }
-    return { ok: true, folder: pinned };
+    const pinned = pinFolderSync(dir);
+    if (pinned === 'moved') return moved(dir, options.displayPath);
+    if (!(pinned instanceof Error)) return { ok: true, folder: pinned };
+    return folderFailure(dir, dir, pinned, options.displayPath);
   }
 
   const start = options.within ?? nearestExistingAncestor(dir);
@@ -62,13 +54,13 @@ export async function pinFolder(dir: string, options: PinOptions): Promise<Resul
   const created: string[] = [];
   for (const segment of rel === '' ? [] : rel.split(path.sep)) {
     const nextPath = path.join(currentPath, segment);
-    let handle: FileHandle | undefined;
+    let handle: number | undefined;
     try {
-      handle = await openChild(current, segment);
+      handle = openChild(current, segment);
       if (handle === undefined) {
-        await mkdir(current.at(segment));
+        mkdirSync(current.at(segment));
         created.push(nextPath);
-        handle = await openChild(current, segment);
+        handle = openChild(current, segment);
       }
     } catch (err) {
       const failure = await folderFailure(nextPath, dir, err, options.displayPath, current.at(segment));
@@ -92,11 +84,39 @@ export async function pinFolder(dir: string, options: PinOptions): Promise<Resul
   return { ok: true, folder: current };
 }
 
-/** The open file is at `realPath` now (Linux, through /proc/self/fd); elsewhere: true (nothing to ask). */
-export function openedAt(handle: FileHandle, realPath: string): boolean {
-  if (!PROC_FD) return true;
+/**
+ * pinFolder without folder creation, in synchronous calls (a batch pins many folders): the pinned
+ * folder, 'moved' when what was opened is not at `dir`, or the error of the open.
+ */
+export function pinFolderSync(dir: string): PinnedFolder | 'moved' | Error {
+  let fd: number;
   try {
-    return realpathSync.native(`/proc/self/fd/${handle.fd}`) === realPath;
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+  const pinned = makePinned(fd, dir, []);
+  if (!pinned.stillAt()) {
+    closeQuietly(fd);
+    return 'moved';
+  }
+  return pinned;
+}
+
+/** The open file (a descriptor) is at `realPath` now (Linux, through /proc/self/fd); elsewhere: true (nothing to ask). */
+export function openedAt(fd: number, realPath: string): boolean {
+  return !PROC_FD || fdAt(fd, realPath);
+}
+
+/**
+ * Whether the open file `fd` is at `realPath` now: the kernel names an open file's current place in
+ * its /proc/self/fd link, built from the directories it is really in (a moved file or folder shows its
+ * new place, a deleted one " (deleted)"), so one readlink answers what realpath would (which resolves
+ * that link and then every folder on the answer again, one readlink each).
+ */
+function fdAt(fd: number, realPath: string): boolean {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`) === realPath;
   } catch {
     return false;
   }
@@ -108,32 +128,46 @@ export async function removeFolders(created: readonly string[]): Promise<void> {
 }
 
 /** Opens a child folder of `parent` without following a symlink; undefined when it does not exist. */
-async function openChild(parent: PinnedFolder, name: string): Promise<FileHandle | undefined> {
+function openChild(parent: PinnedFolder, name: string): number | undefined {
   try {
-    return await open(parent.at(name), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    return openSync(parent.at(name), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return undefined;
     throw err;
   }
 }
 
-function makePinned(handle: FileHandle, realPath: string, created: readonly string[]): PinnedFolder {
-  const base = PROC_FD ? `/proc/self/fd/${handle.fd}` : realPath;
+function makePinned(fd: number, realPath: string, created: readonly string[]): PinnedFolder {
+  const base = PROC_FD ? `/proc/self/fd/${fd}` : realPath;
+  let open = true;
   return {
     realPath,
     created,
     at: (name) => path.join(base, name),
-    // On Linux realpath of the fd link is where the opened folder is now; elsewhere, where the path leads now.
+    // On Linux the fd link is where the opened folder is now; elsewhere, where the path leads now.
     stillAt: () => {
+      if (PROC_FD) return open && fdAt(fd, realPath);
       try {
         return realpathSync.native(base) === realPath;
       } catch {
         return false;
       }
     },
-    sync: () => handle.sync().catch(() => undefined),
-    close: () => handle.close().catch(() => undefined),
+    // fsync waits on the disk: through the threadpool, never on the main thread.
+    sync: () => new Promise<void>((resolve) => (open ? fsync(fd, () => resolve()) : resolve())),
+    close: async () => {
+      if (open) closeQuietly(fd);
+      open = false;
+    },
   };
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
 }
 
 /** A folder on the path that is not a folder any more (a file, a symlink) or cannot be opened. */

@@ -53,8 +53,10 @@ export async function listReplaceCandidates(deps: CandidateDeps, req: CandidateR
       // A buffer with no file on disk (new, unsaved) cannot be checked against ignore rules: it is read.
       for (const abs of open) if (eligible.has(abs) || !existsSync(abs)) files.add(abs);
     }
-    const sorted = [...files].sort((a, b) => comparePaths(relToScope(a), relToScope(b)));
-    return { ok: true, files: sorted, notes };
+    // Each file's relative path worked out once, not at every comparison.
+    const keyed = [...files].map((abs) => ({ abs, rel: relToScope(abs) }));
+    keyed.sort((a, b) => comparePaths(a.rel, b.rel));
+    return { ok: true, files: keyed.map((k) => k.abs), notes };
   } catch (error) {
     if (error instanceof RipgrepUnavailable) return fail('io_error', `${error.message}; reinstall editls so that @vscode/ripgrep ships its binary`);
     throw error;

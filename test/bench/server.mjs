@@ -8,7 +8,9 @@ import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } fr
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/editls.js');
 
 export async function startServer(root, initializationOptions) {
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/u).filter((a) => a !== '');
+  const proc = spawn(process.execPath, [...nodeArgs, SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
   conn.onRequest('workspace/configuration', () => [null]);
   conn.onRequest('workspace/applyEdit', () => ({ applied: true }));
