@@ -1,6 +1,8 @@
 // Symbol quality against Universal Ctags on real corpora found on this machine (npm packages'
 // TypeScript/JavaScript, the CPython standard library, /usr/include C headers, libstdc++'s headers,
-// the JDK's java.base, shell scripts): recall of ctags' definitions per language and kind, and a
+// the JDK's java.base, shell scripts) or fetched once into a cache folder (Rust's library from
+// Debian's rust-src, Go's standard library, Ruby's, PHP libraries under /usr/share/php, Lua modules,
+// Kotlin, Swift and C# from npm packages: see `fetched`): recall of ctags' definitions per language and kind, and a
 // sampled rate of editls symbols ctags has nowhere on their line (upper bound of false symbols),
 // with the sampled lines listed. `node test/bench/symbolQuality.mjs [--full] [--samples N] [--lang X]`.
 import { spawnSync } from 'node:child_process';
@@ -55,6 +57,82 @@ function javaBase(tmp) {
   return r.status === 0 ? path.join(out, 'java.base') : undefined;
 }
 
+/** Corpora fetched once (Debian packages, npm tarballs) are kept here between runs. */
+const CACHE = process.env.EDITLS_CORPORA ?? path.join(os.tmpdir(), 'editls-corpora');
+let aptUpdated = false;
+
+/** The first existing folder matching `glob`-like candidates, installing the Debian packages once if none does (root only). */
+function debianDir(find, packages) {
+  let dir = find();
+  if (dir || process.getuid?.() !== 0 || spawnSync('which', ['apt-get']).status !== 0) return dir;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) spawnSync('apt-get', ['update', '-q'], { stdio: 'ignore', env });
+  aptUpdated = true;
+  const r = spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { stdio: 'ignore', env });
+  if (r.status !== 0) console.log(`(apt-get install ${packages.join(' ')} failed: that corpus is skipped)`);
+  return find();
+}
+
+/** The first of `dirs` (globbed by one `*` path segment at most) that exists. */
+function firstDir(...dirs) {
+  for (const d of dirs) {
+    if (!d.includes('*')) {
+      if (existsSync(d)) return d;
+      continue;
+    }
+    const parent = path.dirname(d.slice(0, d.indexOf('*')));
+    const [head, tail] = d.slice(parent.length + 1).split(/\/(.*)/s);
+    const re = new RegExp(`^${head.replaceAll('.', '\\.').replace('*', '.*')}$`);
+    const found = (existsSync(parent) ? readdirSync(parent) : []).filter((n) => re.test(n)).sort().reverse();
+    for (const n of found) {
+      const full = tail ? path.join(parent, n, tail) : path.join(parent, n);
+      if (existsSync(full)) return full;
+    }
+  }
+  return undefined;
+}
+
+/** An npm package unpacked under CACHE (`npm pack` into the cache, never into node_modules); undefined when the registry cannot be reached. */
+function npmPackage(spec) {
+  const dir = path.join(CACHE, 'npm', spec.replace(/[@/]/g, '_'));
+  if (existsSync(path.join(dir, 'package', 'package.json'))) return path.join(dir, 'package');
+  mkdirSync(dir, { recursive: true });
+  const r = spawnSync('npm', ['pack', spec, '--silent', '--pack-destination', dir], { encoding: 'utf8', cwd: dir });
+  const tgz = r.status === 0 ? r.stdout.trim().split('\n').pop() : undefined;
+  if (!tgz || spawnSync('tar', ['-xzf', path.join(dir, tgz), '-C', dir]).status !== 0) {
+    console.log(`(npm pack ${spec} failed: its files are left out)`);
+    return undefined;
+  }
+  rmSync(path.join(dir, tgz), { force: true });
+  return path.join(dir, 'package');
+}
+
+const NPM_SOURCES = { kotlin: ['react-native@0.86.3', 'expo-modules-core@58.1.0'], swift: ['expo-modules-core@58.1.0', '@capacitor/ios@8.5.2'], csharp: ['react-native-windows@0.84.0'] };
+
+/** The languages whose sources are not on the machine by default: Debian packages (installed once) and npm tarballs (cached). */
+function fetched() {
+  const noTestdata = (p) => p.endsWith('/testdata') || p.endsWith('/vendor');
+  const rust = debianDir(() => firstDir('/usr/src/rustc-*/library'), ['rust-src']);
+  const go = debianDir(() => firstDir('/usr/share/go-*/src', '/usr/lib/go-*/src', '/usr/lib/go/src'), ['golang-src']);
+  const ruby = debianDir(() => firstDir('/usr/lib/ruby/3.*'), ['libruby']);
+  const php = debianDir(() => (existsSync('/usr/share/php/Symfony') ? '/usr/share/php' : undefined), ['php-symfony', 'php-twig', 'php-league-commonmark']);
+  const lua = debianDir(() => (existsSync('/usr/share/lua/5.1/pl') ? '/usr/share/lua/5.1' : undefined), ['lua-penlight', 'luarocks']);
+  const npmFiles = (lang, test) => NPM_SOURCES[lang].flatMap((spec) => {
+    const dir = npmPackage(spec);
+    return dir ? walk(dir, test) : [];
+  });
+  const want = (id) => !ONLY || ONLY === id;
+  return [
+    { id: 'rust', ctags: 'Rust', files: want('rust') && rust ? walk(rust, (n) => n.endsWith('.rs')) : [] },
+    { id: 'go', ctags: 'Go', files: want('go') && go ? walk(go, (n) => n.endsWith('.go'), [], noTestdata) : [] },
+    { id: 'kotlin', ctags: 'Kotlin', files: want('kotlin') ? npmFiles('kotlin', (n) => n.endsWith('.kt')) : [] },
+    { id: 'csharp', ctags: 'C#', files: want('csharp') ? npmFiles('csharp', (n) => n.endsWith('.cs')) : [] },
+    { id: 'ruby', ctags: 'Ruby', files: want('ruby') && ruby ? walk(ruby, (n) => n.endsWith('.rb')) : [] },
+    { id: 'php', ctags: 'PHP', files: want('php') && php ? walk(php, (n) => n.endsWith('.php')) : [] },
+    { id: 'lua', ctags: 'Lua', files: want('lua') ? [...(lua ? walk(lua, (n) => n.endsWith('.lua')) : []), ...walk('/usr/share/nvim/runtime/lua', (n) => n.endsWith('.lua'))] : [] },
+  ];
+}
+
 /** Every corpus: a label, the ctags language it is judged by (forced for headers), its files. */
 function corpora(tmp) {
   const nm = path.join(ROOT, 'node_modules');
@@ -81,6 +159,7 @@ function corpora(tmp) {
       return jb ? walk(jb, (n) => n.endsWith('.java')) : [];
     })() },
     { id: 'shell', ctags: 'Sh', files: walk('/usr', (n) => n.endsWith('.sh'), [], (p) => p.startsWith('/usr/include')) },
+    ...fetched(),
   ];
   return list.filter((c) => c.files.length > 0 && (!ONLY || c.id === ONLY)).map((c) => ({ ...c, files: spread(c.files, CAP) }));
 }
@@ -105,6 +184,14 @@ const COUNTED = {
   'C++': { kinds: ['function', 'macro', 'struct', 'union', 'enum', 'typedef', 'class', 'namespace'] },
   Java: { kinds: ['class', 'interface', 'enum', 'method', 'annotation', 'record'], upperField: true },
   Sh: { kinds: ['function'] },
+  // `const`/`static` are ctags' Rust variables (it has no locals); impl blocks name no symbol.
+  Rust: { kinds: ['function', 'method', 'struct', 'enum', 'interface', 'typedef', 'module', 'macro', 'variable'] },
+  Go: { kinds: ['func', 'struct', 'interface', 'type', 'talias', 'const', 'var'] },
+  Kotlin: { kinds: ['class', 'interface', 'object', 'method', 'typealias', 'constant'], topLevel: ['variable'] },
+  'C#': { kinds: ['class', 'struct', 'interface', 'enum', 'method', 'namespace', 'property'] },
+  Ruby: { kinds: ['class', 'module', 'method', 'singletonMethod', 'constant'] },
+  PHP: { kinds: ['class', 'interface', 'trait', 'function', 'namespace', 'define'] },
+  Lua: { kinds: ['function'] },
 };
 
 function counted(tag) {
@@ -114,6 +201,21 @@ function counted(tag) {
   if (tag.language === 'JavaScript' && (tag.name.startsWith('AnonymousFunction') || (tag.kind === 'class' && !/\bclass\b/.test(tag.pattern ?? '')))) return false;
   // `export { type A, type B }` re-exports, which ctags tags as aliases.
   if (tag.language === 'TypeScript' && tag.kind === 'alias' && /\b(?:export|import)\s*(?:type\s*)?\{/.test(tag.pattern ?? '')) return false;
+  // Artifacts of ctags' parsers on the fetched corpora: Rust `&'static str` read as a variable `str`; Kotlin
+  // lambdas (`<lambda>`), local `val`s and calls taken for methods; Lua functions passed as arguments
+  // (`pcall(function()`, `x = f(a, function()`) and computed keys (`[OptionTypes.MAP] = function`);
+  // Ruby `def self::m` named `self`; C# `where T : Enum` taken for a property.
+  const pat = tag.pattern ?? '';
+  if (tag.language === 'Rust' && tag.kind === 'variable' && !new RegExp(`\\b(?:const|static)\\s+(?:mut\\s+)?${tag.name}\\b`).test(pat)) return false;
+  if (tag.language === 'Kotlin') {
+    if (tag.name.startsWith('<') || (tag.kind === 'method' && !/\bfun\b/.test(pat))) return false;
+    // Properties count at the top level (and `const val`): not locals, class members or constructor parameters; `companion object {` has no name on its line.
+    if ((tag.kind === 'constant' || tag.kind === 'variable') && !/^\/\^(?:(?:[a-z]+|@\S+)\s+)*(?:val|var)\s|\bconst\s+val\b/.test(pat)) return false;
+    if (tag.kind === 'object' && tag.name === 'Companion' && !/\bCompanion\b/.test(pat)) return false;
+  }
+  if (tag.language === 'Lua' && (tag.name.startsWith('[') && !/^\[["']/.test(tag.name) || !/^\/\^[^(){},]*=\s*\(?\s*function\b|^\/\^\s*(?:local\s+)?function\b/.test(pat))) return false;
+  if (tag.language === 'Ruby' && tag.name === 'self') return false;
+  if (tag.language === 'C#' && tag.kind === 'property' && /\bwhere\s/.test(pat) && !new RegExp(`\\s${tag.name}\\s*(?:\\{|$)`).test(pat.replace(/\$\/$/, ''))) return false;
   if (rule.kinds.includes(tag.kind)) return true;
   // ctags leaves some locals without a scope (TypeScript, JavaScript): module level is also column 0 there.
   if (rule.topLevel?.includes(tag.kind)) return tag.scope === undefined && (tag.language === 'Python' || /^\/\^[^ \t]/.test(tag.pattern ?? ''));
@@ -190,9 +292,11 @@ export async function runSymbolQuality({ print = true } = {}) {
       const editlsMs = performance.now() - t0;
       // Names compare without blanks: ctags writes `operator ()` and `operator in_fun_result<_Iter2,_F2p>`.
       const bare = (name) => name.replace(/\s+/g, '');
+      // ctags names Lua's `function M.sub:f` `M.sub:f`; editls names it `f` in container `M.sub`.
+      const tagName = (t) => (t.language !== 'Lua' ? t.name : /\[["'](.*)["']\]$/.test(t.name) ? t.name.replace(/^.*\[["'](.*)["']\]$/, '$1') : t.name.replace(/^.*[.:]/, ''));
       const ours = new Set(symbols.map((s) => `${s.file}\0${s.line + 1}\0${bare(s.name)}`));
       // Anything ctags tags on a line (any kind, locals and members too) confirms a name there.
-      const anyTag = new Set(tags.map((t) => `${t.path}\0${t.line}\0${bare(t.name)}`));
+      const anyTag = new Set(tags.map((t) => `${t.path}\0${t.line}\0${bare(tagName(t))}`));
       const byKind = new Map();
       const misses = [];
       let total = 0;
@@ -204,7 +308,7 @@ export async function runSymbolQuality({ print = true } = {}) {
         k.total++;
         total++;
         // ctags names `A::m` `m` with a scope; editls names it `m` too. A TypeScript `a.b` namespace is one name in both.
-        if (ours.has(`${t.path}\0${t.line}\0${bare(t.name)}`)) {
+        if (ours.has(`${t.path}\0${t.line}\0${bare(tagName(t))}`)) {
           k.found++;
           found++;
         } else {

@@ -636,3 +636,89 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ]);
   });
 });
+
+describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin, C#, Ruby, Lua, Swift)', () => {
+  it('Rust: `#[attr] fn` on one line, `safe fn`, `const trait`; a const generic parameter on its own line is no constant', () => {
+    table([
+      ['a.rs', 'unsafe extern "C" {\n    safe fn sqrt(x: f64) -> f64;\n}\n#[inline(never)] fn frame_4(start_line: u32) {\n}\npub const trait Destruct {\n}\nfn f<\n    const N: usize,\n    T,\n>() {}\nconst PREFIX: &\'static str;\nstatic X: u8 = 1;\n', ['2 function sqrt', '4 function frame_4', '6 interface Destruct', '8 function f', '12 constant PREFIX', '13 constant X']],
+    ]);
+  });
+
+  it('Go: grouped `const (`, `var (`, `type (` entries; nothing inside raw strings; the blank identifier is no name', () => {
+    const go = [
+      'package p',
+      'const (',
+      '\tModeDir FileMode = 1 << iota',
+      '\tModeAppend',
+      '\t// a comment',
+      '\tA, B = 1, 2',
+      ')',
+      'var (',
+      '\tmu    sync.Mutex',
+      '\tlibc_open,',
+      '\tlibc_close libcFunc',
+      '\terrs = []string{',
+      '\t\t"x",',
+      '\t}',
+      ')',
+      'type (',
+      '\tunknownVal struct{}',
+      '\tReader interface {',
+      '\t\tRead(p []byte) (int, error)',
+      '\t}',
+      '\tID = int64',
+      ')',
+      'var _ = fmt.Print',
+      'const src = `',
+      'package main',
+      'func fake() {}',
+      'type Fake struct {',
+      '`',
+      "var r = '`'",
+      'func Real() {}',
+      'x := `one line`',
+      'func (s *S) M() {}',
+    ].join('\n');
+    table([['a.go', go, ['3 constant ModeDir', '4 constant ModeAppend', '6 constant A', '9 variable mu', '10 variable libc_open', '11 variable libc_close', '12 variable errs', '17 struct unknownVal', '18 interface Reader', '21 typeParameter ID', '24 constant src', '29 variable r', '30 function Real', '32 method M (S)']]]);
+    // The index build's path (ripgrep's prefiltered lines inside a larger string) finds the same.
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const ex = new FileExtractor(languageOf('a.go')!, true);
+    go.split('\n').forEach((l, i) => {
+      if (rg.test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
+    });
+    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.go')!, go));
+  });
+
+  it('Kotlin: extension properties and functions with generic receivers, `protected const val`, nothing inside """ strings', () => {
+    table([
+      ['a.kt', 'private val LogType.eventName: String\n  get() = name\nval <T> List<T>.second: T get() = this[1]\n@JvmField internal val DEFAULT = 1\ninline fun <reified P0, reified P1> AsyncFunctionHandle2<P0, P1>.handle(h: () -> Unit) {\n}\nclass A {\n    protected const val ARG: String = "arg"\n    val code = """\n        fun fake() {}\n        class Fake\n    """\n    fun real() {}\n}\n', ['1 variable eventName', '3 variable second', '4 variable DEFAULT', '5 function handle', '7 class A', '8 constant ARG (A)', '13 method real (A)']],
+    ]);
+  });
+
+  it('C#: expression bodies, interface members ending in `;`, parameters going on, operators by full name, delegates, properties', () => {
+    table([
+      ['a.cs', 'namespace N {\n    public interface IPromise {\n        void Reject(ReactError error);\n        JSValue Current { get; }\n    }\n    public struct JSValue {\n        public sbyte AsInt8() => (sbyte)AsInt64();\n        public static bool operator !=(JSValue left, JSValue right)\n        public static implicit operator JSValue(ushort value) => new JSValue(value);\n        private StatementSyntax CodeGenRead(ITypeSymbol symbol, ExpressionSyntax? expression = null,\n            int n)\n        public static ReadValueDelegate<T> ReadValue\n        {\n        }\n        public delegate void ReadValueDelegate<T>(IJSValueReader reader, out T value);\n        return Foo(x);\n    }\n}\n',
+        ['1 namespace N', '2 interface IPromise (N)', '3 method Reject (IPromise)', '4 property Current (IPromise)', '6 struct JSValue (N)', '7 method AsInt8 (JSValue)', '8 method operator != (JSValue)', '9 method operator JSValue (JSValue)', '10 method CodeGenRead (JSValue)', '12 property ReadValue (JSValue)', '15 typeParameter ReadValueDelegate (JSValue)']],
+    ]);
+  });
+
+  it('Ruby: `def Const.m` (Const the container), `def self::m`, `private def`, constants in any case; comparisons are no constants', () => {
+    table([
+      ['a.rb', 'module IRB\n  def IRB.rc_file(ext = IRBRC_EXT)\n  end\n  def self::open\n  end\n  private def vi_paste_next(key, arg: 1)\n  end\n  Max_try = 10\n  ParseError = Racc::ParseError\n  if AddressRegex =~ name\n  SIZEOF_VOIDP == SIZEOF_LONG_LONG\n  Hash => true,\nend\n',
+        ['1 module IRB', '2 method rc_file (IRB)', '4 method open (IRB)', '6 method vi_paste_next (IRB)', '8 constant Max_try (IRB)', '9 constant ParseError (IRB)']],
+    ]);
+  });
+
+  it('Lua: `M["x"] = function`, `["x"] = function` in a table constructor, `x = (function()`', () => {
+    table([
+      ['a.lua', "local ft = {\n  [\"csh.cshrc\"] = function() end,\n}\nM['window/logMessage'] = function(_, result)\nend\nvim.deepcopy = (function()\nend)()\nlocal pok, ok = pcall(function()\nend)\n",
+        ['2 function csh.cshrc', '4 method window/logMessage (M)', '6 method deepcopy (vim)']],
+    ]);
+  });
+
+  it('Swift: nothing inside """ strings', () => {
+    table([
+      ['a.swift', 'let template = """\n    func fake() {}\n    class Fake {}\n    """\nfunc real() {}\nlet s = "a \\"\\"\\" b"\nstruct After {}\n', ['1 constant template', '5 function real', '6 constant s', '7 struct After']],
+    ]);
+  });
+});
