@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractSymbols, FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
 import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_BRANCHES, PREFILTER_BRANCHES_RG, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
-import { charMask, makeQuery, matchTier, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
+import { charMask, makeQuery, matchTier, matchTierIn, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
 import type { SymbolKindName } from '../../server/core/symbols/types.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/symbols');
@@ -469,6 +469,63 @@ describe('ranking', () => {
       }),
       { numRuns: 500, seed: 3 },
     );
+  });
+
+  it('the word-start tier is the search over word starts it replaced (a table per query, no allocation per name): random names and queries', () => {
+    /** The former implementation: a memoised search over the list of word starts. */
+    const reference = (q: string, name: string): boolean => {
+      const lower = name.toLowerCase();
+      const starts = wordStarts(name);
+      const seen = new Set<number>();
+      const go = (qi: number, wi: number): boolean => {
+        if (qi === q.length) return true;
+        const key = qi * 1024 + wi;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        for (let w = wi; w < starts.length; w++) {
+          const s = starts[w]!;
+          let k = 0;
+          while (qi + k < q.length && s + k < lower.length && lower[s + k] === q[qi + k]) {
+            k++;
+            let next = w + 1;
+            while (next < starts.length && starts[next]! < s + k) next++;
+            if (go(qi + k, next)) return true;
+          }
+        }
+        return false;
+      };
+      return go(0, 0);
+    };
+    const chars = (set: string, maxLength: number) => fc.array(fc.constantFrom(...set), { maxLength }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(chars('abAB_1', 5).filter((q) => q.trim() !== ''), chars('abAB_1-', 24), (q, name) => {
+        const t = tier(q, name);
+        const ql = q.toLowerCase();
+        // Exact and prefix come first; below them the word-start tier is exactly the reference.
+        if (t > Tier.Prefix || t < 0) expect(t === Tier.WordStarts, `${q} / ${name}`).toBe(reference(ql, name));
+      }),
+      { numRuns: 3000, seed: 11 },
+    );
+    expect(tier('msp', 'MapSplit')).toBe(Tier.WordStarts);
+    expect(tier('msp', 'maps_p')).toBe(Tier.Subsequence);
+  });
+
+  it('a query scans each name only, not the rest of the file\'s packed names (`msp` on Rust\'s avx512 files took 40 ms)', () => {
+    // 20,000 names of one file packed as the index keeps them; each has m, s and p in order (so the
+    // substring test runs) but none holds `msp`: a scan that ran past each name's end read the rest
+    // of the file every time (about 1.2 billion characters here).
+    const names = Array.from({ length: 20_000 }, (_, i) => `masp${i}`);
+    const packed = names.join('');
+    const q = makeQuery('msp');
+    const t0 = performance.now();
+    let from = 0;
+    let subsequences = 0;
+    for (const n of names) {
+      if (matchTierIn(q, packed, packed, from, from + n.length, charMask(n)) === Tier.Subsequence) subsequences++;
+      from += n.length;
+    }
+    expect(subsequences).toBe(names.length);
+    expect(performance.now() - t0).toBeLessThan(150);
   });
 
   it('orders by tier, exact case, length, kind, path, line and keeps only the best k', () => {
