@@ -129,6 +129,8 @@ function fetched() {
     { id: 'csharp', ctags: 'C#', files: want('csharp') ? npmFiles('csharp', (n) => n.endsWith('.cs')) : [] },
     { id: 'ruby', ctags: 'Ruby', files: want('ruby') && ruby ? walk(ruby, (n) => n.endsWith('.rb')) : [] },
     { id: 'php', ctags: 'PHP', files: want('php') && php ? walk(php, (n) => n.endsWith('.php')) : [] },
+    // Universal Ctags 5.9 has no Swift parser: Swift is judged against swiftDeclarations, a tokenizer of its own.
+    { id: 'swift', ctags: 'Swift', reference: swiftDeclarations, files: want('swift') ? npmFiles('swift', (n) => n.endsWith('.swift')) : [] },
     { id: 'lua', ctags: 'Lua', files: want('lua') ? [...(lua ? walk(lua, (n) => n.endsWith('.lua')) : []), ...walk('/usr/share/nvim/runtime/lua', (n) => n.endsWith('.lua'))] : [] },
   ];
 }
@@ -192,6 +194,7 @@ const COUNTED = {
   Ruby: { kinds: ['class', 'module', 'method', 'singletonMethod', 'constant'] },
   PHP: { kinds: ['class', 'interface', 'trait', 'function', 'namespace', 'define'] },
   Lua: { kinds: ['function'] },
+  Swift: { kinds: ['func', 'init', 'class', 'struct', 'enum', 'protocol', 'actor', 'typealias', 'let', 'var'] },
 };
 
 function counted(tag) {
@@ -248,6 +251,130 @@ function runCtags(corpus, tmp) {
   return { tags, ms };
 }
 
+/** Definitions found by a reference of the bench's own (languages ctags cannot parse), in ctags' JSON shape. */
+function referenceTags(corpus) {
+  const t0 = performance.now();
+  const tags = [];
+  for (const file of corpus.files) {
+    for (const d of corpus.reference(readFileSync(file, 'utf8'))) tags.push({ _type: 'tag', path: file, language: corpus.ctags, ...d });
+  }
+  return { tags, ms: performance.now() - t0 };
+}
+
+const SWIFT_DECL = new Set(['func', 'init', 'class', 'struct', 'enum', 'protocol', 'actor', 'typealias', 'let', 'var', 'extension']);
+const SWIFT_NOT_AFTER_CLASS = new Set(['func', 'var', 'let', 'subscript', 'override', 'final', 'public', 'private', 'internal', 'open', 'fileprivate', 'static', 'convenience', 'required']);
+
+/**
+ * Swift declarations by tokens rather than lines: comments (nested block comments too), string
+ * literals (`"..."` with escapes and `\(...)` interpolations, `"""` blocks, `#"..."#` raw
+ * strings) skipped; a declaration keyword names the next identifier (`func` also an operator);
+ * `init` that is not a call (`.init(`); `let`/`var` only outside every brace (top level) and not
+ * after `if`/`guard`/`while`/`case`/`for`/`,`; `class` before `func`/`var` is a modifier. Returns
+ * { line (1-based), name, kind }.
+ */
+function swiftDeclarations(text) {
+  const out = [];
+  const tokens = [];
+  let line = 1;
+  let depth = 0;
+  const n = text.length;
+  let i = 0;
+  const isId = (c) => /[\p{L}\p{N}_]/u.test(c);
+  /** Skips a string literal opening at i (after any `#`s); returns the index after it. */
+  const skipString = (at, hashes) => {
+    const triple = text.startsWith('"""', at);
+    let j = at + (triple ? 3 : 1);
+    const close = (triple ? '"""' : '"') + '#'.repeat(hashes);
+    while (j < n) {
+      if (text[j] === '\n') {
+        line++;
+        if (!triple) return j;
+      }
+      if (text[j] === '\\' && hashes === 0) {
+        if (text[j + 1] === '(') {
+          // An interpolation: to its closing parenthesis.
+          let d = 0;
+          j++;
+          for (; j < n; j++) {
+            if (text[j] === '(') d++;
+            else if (text[j] === ')' && --d === 0) break;
+            else if (text[j] === '\n') line++;
+          }
+          j++;
+          continue;
+        }
+        j += 2;
+        continue;
+      }
+      if (text.startsWith(close, j)) return j + close.length;
+      j++;
+    }
+    return j;
+  };
+  while (i < n) {
+    const c = text[i];
+    if (c === '\n') {
+      line++;
+      i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < n && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      let d = 0;
+      while (i < n) {
+        if (text.startsWith('/*', i)) {
+          d++;
+          i += 2;
+        } else if (text.startsWith('*/', i)) {
+          i += 2;
+          if (--d === 0) break;
+        } else {
+          if (text[i] === '\n') line++;
+          i++;
+        }
+      }
+    } else if (c === '"' || (c === '#' && /^#+"/.test(text.slice(i, i + 8)))) {
+      let h = 0;
+      while (text[i + h] === '#') h++;
+      tokens.push({ t: '"', line, depth });
+      i = skipString(i + h, h);
+    } else if (isId(c) || c === '`') {
+      let j = i + 1;
+      if (c === '`') {
+        while (j < n && text[j] !== '`' && text[j] !== '\n') j++;
+        j++;
+      } else while (j < n && isId(text[j])) j++;
+      tokens.push({ t: text.slice(i, j).replaceAll('`', ''), line, depth, id: true });
+      i = j;
+    } else if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+    } else {
+      if (c === '{') depth++;
+      if (c === '}') depth = Math.max(0, depth - 1);
+      // Operator characters run together (an operator function's name).
+      let j = i + 1;
+      if (/[-+*/%<>=!~^&|?.]/.test(c)) while (j < n && /[-+*/%<>=!~^&|?.]/.test(text[j])) j++;
+      tokens.push({ t: text.slice(i, j), line, depth: c === '{' ? depth - 1 : depth });
+      i = j;
+    }
+  }
+  for (let k = 0; k < tokens.length; k++) {
+    const tok = tokens[k];
+    if (!tok.id || !SWIFT_DECL.has(tok.t)) continue;
+    const prev = tokens[k - 1];
+    const next = tokens[k + 1];
+    if (!next || prev?.t === '.' || prev?.t?.endsWith('.')) continue;
+    if (tok.t === 'class' && next.id && SWIFT_NOT_AFTER_CLASS.has(next.t)) continue;
+    if (tok.t === 'init') {
+      if (['(', '<', '?', '!'].includes(next.t[0])) out.push({ line: tok.line, name: 'init', kind: 'init' });
+      continue;
+    }
+    if (tok.t === 'extension') continue;
+    if ((tok.t === 'let' || tok.t === 'var') && (tok.depth > 0 || ['if', 'guard', 'while', 'case', 'for', ',', '(', 'in', 'catch'].includes(prev?.t))) continue;
+    if (tok.t === 'func' ? next.t !== '"' : next.id) out.push({ line: next.line, name: next.t, kind: tok.t });
+  }
+  return out;
+}
+
 /** The extractor bundled from the TypeScript sources (esbuild, a dev dependency). */
 async function loadExtractor(tmp) {
   const entry = path.join(tmp, 'entry.ts');
@@ -278,7 +405,7 @@ export async function runSymbolQuality({ print = true } = {}) {
   try {
     const { extractSymbols, languageOf } = await loadExtractor(tmp);
     for (const corpus of corpora(tmp)) {
-      const { tags, ms: ctagsMs } = runCtags(corpus, tmp);
+      const { tags, ms: ctagsMs } = corpus.reference ? referenceTags(corpus) : runCtags(corpus, tmp);
       const lines = new Map();
       let symbols = [];
       const t0 = performance.now();

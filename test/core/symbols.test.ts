@@ -778,4 +778,11 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
       ['a.swift', 'let template = """\n    func fake() {}\n    class Fake {}\n    """\nfunc real() {}\nlet s = "a \\"\\"\\" b"\nstruct After {}\n', ['1 constant template', '5 function real', '6 constant s', '7 struct After']],
     ]);
   });
+
+  it('Swift: names in backquotes, `optional`/`prefix` funcs, `nonisolated(unsafe)` top-level lets; `class var` and prose are no classes', () => {
+    table([
+      ['a.swift', 'nonisolated(unsafe) private let rgbRegex = Regex {\n}\n@MainActor private var handlers = [Handler]()\n@objc public protocol Subscriber {\n  @objc optional func customize(_ view: UIView)\n}\nopen class SharedObject {\n  open class var jsName: String {\n  }\n  public func `set`<T>(_ key: String, value: T) throws {\n  }\n  func `reads a value after a write`() throws {\n  }\n}\ninternal prefix func ~ <T>(type: T.Type) -> AnyDynamicType {\n}\n/* Overridden by the\n protocol extension, so that subclasses can override it.\n class that does not exist */\n',
+        ['1 constant rgbRegex', '3 variable handlers', '4 interface Subscriber', '5 method customize (Subscriber)', '7 class SharedObject', '10 method set (SharedObject)', '12 method reads a value after a write (SharedObject)', '15 function ~']],
+    ]);
+  });
 });

@@ -392,22 +392,25 @@ const shell: Language = {
   ],
 };
 
-const SWIFT_MODS = String.raw`(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|indirect|convenience|required|dynamic|lazy|weak|unowned|nonisolated|async)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+const SWIFT_MODS = String.raw`(?:(?:public|private|fileprivate|internal|package|open|final|static|class|override|mutating|nonmutating|indirect|convenience|required|dynamic|lazy|weak|unowned|async|optional|prefix|postfix|infix|distributed)\s+|(?:nonisolated|private|fileprivate|internal|public|open|package|unowned)\s*\([^)]*\)\s*|nonisolated\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+/** What follows a type's name: generics, a base list, the body, `where`, or the line's end (`protocol extension, so that...` in a comment is none). */
+const SWIFT_TYPE_END = String.raw`\s*(?:[:{<]|where\b|$)`;
 const swift: Language = {
   id: 'swift',
   extensions: ['swift'],
   multiLineStrings: 'triple',
   rules: [
-    { re: re(String.raw`^\s*${SWIFT_MODS}func\s+(?<name>{ID}|[^\s(<]+)\s*[<(]`), hint: ['func'], kind: 'function', inClass: 'method', scope: 'block' },
+    // Names in backquotes are named without them (`func \`set\`<T>(`, Swift Testing's `func \`reads a value\`()`).
+    { re: re(String.raw`^\s*${SWIFT_MODS}func\s+\`?(?<name>{ID}|[^\s(<\`]+|[^\`]+(?=\`))\`?\s*[<(]`), hint: ['func'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*${SWIFT_MODS}(?<name>init)[?!]?\s*[<(]`), hint: ['init'], kind: 'constructor', scope: 'block' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}(?:class|actor)\s+(?<name>{ID})`), hint: ['class', 'actor'], kind: 'class', scope: 'class' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}struct\s+(?<name>{ID})`), hint: ['struct'], kind: 'struct', scope: 'class' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}protocol\s+(?<name>{ID})`), hint: ['protocol'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}(?:class|actor)\s+(?<name>(?!(?:var|let|func|subscript|init)\b){ID})${SWIFT_TYPE_END}`), hint: ['class', 'actor'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}struct\s+(?<name>{ID})${SWIFT_TYPE_END}`), hint: ['struct'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}enum\s+(?<name>{ID})${SWIFT_TYPE_END}`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}protocol\s+(?<name>{ID})${SWIFT_TYPE_END}`), hint: ['protocol'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${SWIFT_MODS}extension\s+(?:{ID}\.)*(?<owner>{ID})`), hint: ['extension'], kind: 'class', scopeOnly: true },
     { re: re(String.raw`^\s*${SWIFT_MODS}typealias\s+(?<name>{ID})`), hint: ['typealias'], kind: 'typeParameter' },
-    { re: re(String.raw`^(?:(?:public|private|fileprivate|internal)\s+)?let\s+(?<name>{ID})`), hint: ['let'], kind: 'constant', topLevel: true },
-    { re: re(String.raw`^(?:(?:public|private|fileprivate|internal)\s+)?var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable', topLevel: true },
+    { re: re(String.raw`^${SWIFT_MODS}let\s+(?<name>{ID})`), hint: ['let'], kind: 'constant', topLevel: true },
+    { re: re(String.raw`^${SWIFT_MODS}var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable', topLevel: true },
   ],
 };
 
@@ -491,11 +494,14 @@ const DEFINITION_WORDS = [
   'typealias', 'actor', 'record', 'typedef', 'using', 'export', 'declare', 'default', 'public', 'private', 'protected', 'internal', 'fileprivate', 'readonly',
   'abstract', 'override', 'virtual', 'final', 'sealed', 'open', 'data', 'value', 'inner', 'annotation', 'companion', 'expect', 'actual', 'external', 'operator',
   'infix', 'tailrec', 'lateinit', 'suspend', 'inline', 'unsafe', 'extern', 'auto', 'explicit', 'friend', 'static', 'async', 'local', 'synchronized', 'native', 'accessor',
-  'get', 'set', 'mutating', 'nonmutating', 'dynamic', 'convenience', 'required', 'nonisolated', 'indirect', 'lazy', 'weak', 'unowned', 'partial', 'file', 'safe',
+  'get', 'set', 'mutating', 'nonmutating', 'dynamic', 'convenience', 'required', 'nonisolated', 'indirect', 'lazy', 'weak', 'unowned', 'partial', 'file', 'safe', 'optional', 'prefix', 'postfix', 'package', 'distributed',
 ].join('|');
+
 
 /** Annotations and attributes before a definition: `@Name`, `@Name(args)`, `[Attr]`, `#[attr]`. */
 const DECORATIONS = String.raw`(?:@(?:[\w$.]|[^\x00-\x7f])+(?:\([^)]*\))?[ \t]*|#?\[[^\]]*\][ \t]*)*`;
+/** DECORATIONS, or Swift modifiers with an argument (`nonisolated(unsafe)`, `private(set)`), in any order (each alternative starts with its own character: no ambiguity). */
+const LEADING_DECORATIONS = String.raw`(?:@(?:[\w$.]|[^\x00-\x7f])+(?:\([^)]*\))?[ \t]*|#?\[[^\]]*\][ \t]*|(?:nonisolated|private|fileprivate|internal|public|open|package|unowned)[ \t]*\([^)]*\)[ \t]*)*`;
 
 const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)[ \t]+)*`;
 
@@ -520,7 +526,7 @@ function cHeaderBranches(dialect: 'js' | 'rg'): string[] {
 const C_HEADER_NAME = identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'elif', 'assert']);
 
 const PREFILTER_COMMON: readonly string[] = [
-  String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
+  String.raw`^[ \t]*${LEADING_DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
   // Java abstract, interface and native method declarations (`byte readByte() throws IOException;`).
@@ -549,8 +555,8 @@ const PREFILTER_COMMON: readonly string[] = [
   // Lua: `x = (function`, `M["x"] = function`, `["x"] = function`.
   String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w.]|[^\x00-\x7f])*(?:\[[^\]]*\])?[ \t]*=[ \t]*\([ \t]*function\b`,
   String.raw`^[ \t]*(?:[\w.]|[^\x00-\x7f])*\[[^\]]*\][ \t]*=[ \t]*function\b`,
-  // Kotlin top-level properties after modifiers and annotations (`@JvmField internal val X`).
-  String.raw`^${DECORATIONS}(?:[a-z]+[ \t]+${DECORATIONS})*(?:val|var)[ \t]`,
+  // Kotlin and Swift top-level properties after modifiers and annotations (`@JvmField internal val X`, `nonisolated(unsafe) private let x`).
+  String.raw`^${DECORATIONS}(?:[a-z]+(?:[ \t]*\([^)]*\)[ \t]*|[ \t]+)${DECORATIONS})*(?:val|var|let)[ \t]`,
   // Ruby constants in any case after the capital (`Max_try = 10`).
   String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:[^=~>]|$)`,
   // C# interface properties (`JSValue Current { get; }`).
