@@ -735,8 +735,12 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
       'func Real() {}',
       'x := `one line`',
       'func (s *S) M() {}',
+      '// a comment with one ` backquote opens nothing',
+      'func AfterComment() {',
+      '\treturn x',
+      '}',
     ].join('\n');
-    table([['a.go', go, ['3 constant ModeDir', '4 constant ModeAppend', '6 constant A', '9 variable mu', '10 variable libc_open', '11 variable libc_close', '12 variable errs', '17 struct unknownVal', '18 interface Reader', '21 typeParameter ID', '24 constant src', '29 variable r', '30 function Real', '32 method M (S)']]]);
+    table([['a.go', go, ['3 constant ModeDir', '4 constant ModeAppend', '6 constant A', '9 variable mu', '10 variable libc_open', '11 variable libc_close', '12 variable errs', '17 struct unknownVal', '18 interface Reader', '21 typeParameter ID', '24 constant src', '29 variable r', '30 function Real', '32 method M (S)', '34 function AfterComment']]]);
     // The index build's path (ripgrep's prefiltered lines inside a larger string) finds the same.
     const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
     const ex = new FileExtractor(languageOf('a.go')!, true);

@@ -25,6 +25,8 @@ const TYPE = kindCode('typeParameter');
 const STRUCT = kindCode('struct');
 const INTERFACE = kindCode('interface');
 
+/** A Go declaration group's last line: `)` alone (a comment may follow). */
+const GROUP_CLOSE = /\)[ \t]*(?:\/\/[^\n]*)?(?=\r?\n|$)/y;
 /** A Go declaration group's first line (sticky, inside a chunk of ripgrep output: `$` before the line break). */
 const GROUP_OPEN = /(const|var|type)[ \t]*\([ \t]*(?:\/\/[^\n]*)?(?=\r?\n|$)/y;
 /**
@@ -199,7 +201,8 @@ export class FileExtractor {
       this.depth = 0;
       return true;
     }
-    if (s.charCodeAt(from) === 41) {
+    GROUP_CLOSE.lastIndex = from;
+    if (GROUP_CLOSE.test(s)) {
       this.groupKind = -1;
       return true;
     }

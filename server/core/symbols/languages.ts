@@ -346,8 +346,9 @@ const ruby: Language = {
     { re: re(String.raw`^\s*(?:(?:private|protected|public)\s+)?def\s+(?:self(?:\.|::)|(?<owner>{ID})\.)?(?<name>{ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*module\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['module'], kind: 'module', scope: 'class' },
-    // Constants in any case after the capital (`Max_try = 10`, `ParseError = Racc::ParseError`).
-    { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=(?![=~>])`), hint: ['='], kind: 'constant' },
+    { re: re(String.raw`^\s*(?<name>[A-Z][A-Z0-9_]*)\s*=(?![=~])`), hint: ['='], kind: 'constant' },
+    // Constants in any case after the capital (`Max_try = 10`, `ParseError = Racc::ParseError`), on a line without `;`.
+    { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=(?![=~>])[^;]*$`), hint: ['='], kind: 'constant' },
   ],
 };
 
@@ -525,6 +526,9 @@ function cHeaderBranches(dialect: 'js' | 'rg'): string[] {
 /** A header's name in the prefilter: any identifier but the statement words that take the same shape (`for (const x of xs) {`, `if (a && b) {`, `value: function () {`). */
 const C_HEADER_NAME = identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'elif', 'assert']);
 
+/** The first name of a Go group entry: not a statement word (`\treturn x`, `\tbreak` at one tab in a function body). */
+const GO_ENTRY_NAME = identifierExcept(['return', 'break', 'continue', 'goto', 'defer', 'go', 'else', 'case', 'default', 'fallthrough', 'if', 'for', 'switch', 'select', 'panic', 'delete', 'end', 'fi', 'done', 'esac', 'then', 'do', 'const', 'let', 'var', 'await', 'yield', 'throw', 'new', 'typeof', 'void', 'local', 'echo', 'print', 'export', 'import', 'this', 'self', 'super', 'static', 'my', 'our', 'unset']);
+
 const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*${LEADING_DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
@@ -557,8 +561,8 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*(?:[\w.]|[^\x00-\x7f])*\[[^\]]*\][ \t]*=[ \t]*function\b`,
   // Kotlin and Swift top-level properties after modifiers and annotations (`@JvmField internal val X`, `nonisolated(unsafe) private let x`).
   String.raw`^${DECORATIONS}(?:[a-z]+(?:[ \t]*\([^)]*\)[ \t]*|[ \t]+)${DECORATIONS})*(?:val|var|let)[ \t]`,
-  // Ruby constants in any case after the capital (`Max_try = 10`).
-  String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:[^=~>]|$)`,
+  // Ruby constants in any case after the capital (`Max_try = 10`; no `;`, which ends most such lines of other languages).
+  String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:[^=~>;][^;]*)?$`,
   // C# interface properties (`JSValue Current { get; }`).
   String.raw`^[ \t]+[\w<>\[\],.?]+[ \t]+[A-Za-z_]\w*[ \t]*\{[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:get|set|init)\b`,
   String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
@@ -566,12 +570,13 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*define\(`,
   // Python's triple-quoted string delimiters: the extractor skips the lines between them (docstrings with `def` examples).
   `"""|'''`,
-  // Go: lines with an odd number of backquotes (a raw string opens or closes there: the lines inside define nothing),
+  // Go: lines with an odd number of backquotes (a raw string opens or closes there: the lines inside define nothing)
+  // but comment lines (`// ...`, ` * ```ts` in JSDoc: most odd lines of other languages);
   // and grouped declarations: `const (`, `var (`, `type (`, their entries (one tab, the names, at most one type word), their `)`.
-  '^[^`]*(?:`[^`]*`[^`]*)*`[^`]*$',
+  '^[ \\t]*(?:(?:[^ \\t*\\x2f`]|\\x2f[^\\x2f`])[^`]*)?(?:`[^`]*`[^`]*)*`[^`]*$',
   String.raw`^(?:const|var|type)[ \t]*\(`,
-  String.raw`^\)`,
-  String.raw`^\t[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:[^=]|$)|[/][/]|$)`,
+  String.raw`^\)[ \t]*(?:[/][/].*)?$`,
+  String.raw`^\t${GO_ENTRY_NAME}(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:[^=]|$)|[/][/]|$)`,
 ];
 
 /** The prefilter's branches as JavaScript runs them; ripgrep's differ only in the spelling of cHeaderBranches. */
