@@ -709,6 +709,7 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
       '\tModeAppend',
       '\t// a comment',
       '\tA, B = 1, 2',
+      '\tSYS_LISTXATTR = 381 // { int|sys||listxattr(const char *path, char *list, size_t size); }',
       ')',
       'var (',
       '\tmu    sync.Mutex',
@@ -740,7 +741,7 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
       '\treturn x',
       '}',
     ].join('\n');
-    table([['a.go', go, ['3 constant ModeDir', '4 constant ModeAppend', '6 constant A', '9 variable mu', '10 variable libc_open', '11 variable libc_close', '12 variable errs', '17 struct unknownVal', '18 interface Reader', '21 typeParameter ID', '24 constant src', '29 variable r', '30 function Real', '32 method M (S)', '34 function AfterComment']]]);
+    table([['a.go', go, ['3 constant ModeDir', '4 constant ModeAppend', '6 constant A', '7 constant SYS_LISTXATTR', '10 variable mu', '11 variable libc_open', '12 variable libc_close', '13 variable errs', '18 struct unknownVal', '19 interface Reader', '22 typeParameter ID', '25 constant src', '30 variable r', '31 function Real', '33 method M (S)', '35 function AfterComment']]]);
     // The index build's path (ripgrep's prefiltered lines inside a larger string) finds the same.
     const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
     const ex = new FileExtractor(languageOf('a.go')!, true);

@@ -31,9 +31,9 @@ const GROUP_CLOSE = /\)[ \t]*(?:\/\/[^\n]*)?(?=\r?\n|$)/y;
 const GROUP_OPEN = /(const|var|type)[ \t]*\([ \t]*(?:\/\/[^\n]*)?(?=\r?\n|$)/y;
 /**
  * An entry of a group: one tab, the names, at most one type word (`struct {`, `struct{ a int }` too),
- * then `=`, a comment or the line's end (after a `,` when the names go on); the same shape as the prefilter's branch (GO_GROUP_ENTRY).
+ * then `=` (no `;` but in a trailing comment), a comment or the line's end (after a `,` when the names go on); the same shape as the prefilter's branch (GO_GROUP_ENTRY).
  */
-const GROUP_ENTRY = /\t([A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*((?:[ \t]+[\w.*[\]<>-]+(?:[ \t]*\{[^}\n]*\}?)?)?)[ \t]*,?[ \t]*(?:=(?:[^=\n]|(?=\r?\n|$))|\/\/|(?=\r?\n|$))/y;
+const GROUP_ENTRY = /\t([A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*((?:[ \t]+[\w.*[\]<>-]+(?:[ \t]*\{[^}\n]*\}?)?)?)[ \t]*,?[ \t]*(?:=(?:[^=;\n][^;\n]*|[^=;\n][^\n]*\/\/[^\n]*)?(?=\r?\n|$)|\/\/|(?=\r?\n|$))/y;
 /** The rule an entry is recorded as, per kind code. */
 const GROUP_RULES: CompiledRule[] = [];
 for (const kind of [CONSTANT, VARIABLE, TYPE, STRUCT, INTERFACE]) {

@@ -347,8 +347,8 @@ const ruby: Language = {
     { re: re(String.raw`^\s*class\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*module\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['module'], kind: 'module', scope: 'class' },
     { re: re(String.raw`^\s*(?<name>[A-Z][A-Z0-9_]*)\s*=(?![=~])`), hint: ['='], kind: 'constant' },
-    // Constants in any case after the capital (`Max_try = 10`, `ParseError = Racc::ParseError`), on a line without `;`.
-    { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=(?![=~>])[^;]*$`), hint: ['='], kind: 'constant' },
+    // Constants in any case after the capital (`Max_try = 10`, `ParseError = Racc::ParseError`), on a line without `;` and not ending in `,`.
+    { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`), hint: ['='], kind: 'constant' },
   ],
 };
 
@@ -561,8 +561,9 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*(?:[\w.]|[^\x00-\x7f])*\[[^\]]*\][ \t]*=[ \t]*function\b`,
   // Kotlin and Swift top-level properties after modifiers and annotations (`@JvmField internal val X`, `nonisolated(unsafe) private let x`).
   String.raw`^${DECORATIONS}(?:[a-z]+(?:[ \t]*\([^)]*\)[ \t]*|[ \t]+)${DECORATIONS})*(?:val|var|let)[ \t]`,
-  // Ruby constants in any case after the capital (`Max_try = 10`; no `;`, which ends most such lines of other languages).
-  String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:[^=~>;][^;]*)?$`,
+  // Ruby constants in any case after the capital (`Max_try = 10`), on a line without `;` and not ending in `,`
+  // (TypeScript enum members and generic defaults, C# initialisers: most such lines of other languages).
+  String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`,
   // C# interface properties (`JSValue Current { get; }`).
   String.raw`^[ \t]+[\w<>\[\],.?]+[ \t]+[A-Za-z_]\w*[ \t]*\{[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:get|set|init)\b`,
   String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
@@ -572,11 +573,12 @@ const PREFILTER_COMMON: readonly string[] = [
   `"""|'''`,
   // Go: lines with an odd number of backquotes (a raw string opens or closes there: the lines inside define nothing)
   // but comment lines (`// ...`, ` * ```ts` in JSDoc: most odd lines of other languages);
-  // and grouped declarations: `const (`, `var (`, `type (`, their entries (one tab, the names, at most one type word), their `)`.
+  // and grouped declarations: `const (`, `var (`, `type (`, their entries (one tab, the names, at most one type word,
+  // no `;` but in a trailing comment: Go never ends a line with one, JavaScript's one-tab assignments mostly do), their `)`.
   '^[ \\t]*(?:(?:[^ \\t*\\x2f`]|\\x2f[^\\x2f`])[^`]*)?(?:`[^`]*`[^`]*)*`[^`]*$',
   String.raw`^(?:const|var|type)[ \t]*\(`,
   String.raw`^\)[ \t]*(?:[/][/].*)?$`,
-  String.raw`^\t${GO_ENTRY_NAME}(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:[^=]|$)|[/][/]|$)`,
+  String.raw`^\t${GO_ENTRY_NAME}(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:$|[^=;][^;]*$|[^=;].*[/][/].*$)|[/][/]|$)`,
 ];
 
 /** The prefilter's branches as JavaScript runs them; ripgrep's differ only in the spelling of cHeaderBranches. */
