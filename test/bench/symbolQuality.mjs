@@ -209,7 +209,7 @@ function counted(tag) {
   // (`pcall(function()`, `x = f(a, function()`) and computed keys (`[OptionTypes.MAP] = function`);
   // Ruby `def self::m` named `self`; C# `where T : Enum` taken for a property.
   const pat = tag.pattern ?? '';
-  if (tag.language === 'Rust' && tag.kind === 'variable' && !new RegExp(`\\b(?:const|static)\\s+(?:mut\\s+)?${tag.name}\\b`).test(pat)) return false;
+  if (tag.language === 'Rust' && tag.kind === 'variable' && !new RegExp(`(?<![\\w'])(?:const|static)\\s+(?:mut\\s+)?${tag.name}\\b`).test(pat)) return false;
   if (tag.language === 'Kotlin') {
     if (tag.name.startsWith('<') || (tag.kind === 'method' && !/\bfun\b/.test(pat))) return false;
     // Properties count at the top level (and `const val`): not locals, class members or constructor parameters; `companion object {` has no name on its line.

@@ -697,7 +697,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
 describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin, C#, Ruby, Lua, Swift)', () => {
   it('Rust: `#[attr] fn` on one line, `safe fn`, `const trait`; a const generic parameter on its own line is no constant', () => {
     table([
-      ['a.rs', 'unsafe extern "C" {\n    safe fn sqrt(x: f64) -> f64;\n}\n#[inline(never)] fn frame_4(start_line: u32) {\n}\npub const trait Destruct {\n}\nfn f<\n    const N: usize,\n    T,\n>() {}\nconst PREFIX: &\'static str;\nstatic X: u8 = 1;\n', ['2 function sqrt', '4 function frame_4', '6 interface Destruct', '8 function f', '12 constant PREFIX', '13 constant X']],
+      ['a.rs', 'unsafe extern "C" {\n    safe fn sqrt(x: f64) -> f64;\n}\n#[inline(never)] fn frame_4(start_line: u32) {\n}\npub const trait Destruct {\n}\nfn f<\n    const N: usize,\n    T,\n>() {}\nconst PREFIX: &\'static str;\nstatic X: u8 = 1;\nconst _: () = assert!(size_of::<u8>() == 1);\n', ['2 function sqrt', '4 function frame_4', '6 interface Destruct', '8 function f', '12 constant PREFIX', '13 constant X']],
     ]);
   });
 

@@ -164,8 +164,8 @@ const rust: Language = {
     { re: re(String.raw`^\s*${RUST_VIS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${RUST_VIS}(?:const\s+)?(?:unsafe\s+)?(?:auto\s+)?trait\s+(?<name>{ID})`), hint: ['trait'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${RUST_VIS}type\s+(?<name>{ID})`), hint: ['type'], kind: 'typeParameter' },
-    // Not a const generic parameter on a line of its own (`const N: usize,`).
-    { re: re(String.raw`^\s*${RUST_VIS}(?:const|static)\s+(?:mut\s+)?(?<name>{ID})\s*:(?![^=;]*,\s*$)`), hint: ['const', 'static'], kind: 'constant' },
+    // Not a const generic parameter on a line of its own (`const N: usize,`), nor `const _: () = assert!(...)`.
+    { re: re(String.raw`^\s*${RUST_VIS}(?:const|static)\s+(?:mut\s+)?(?<name>(?!_\b){ID})\s*:(?![^=;]*,\s*$)`), hint: ['const', 'static'], kind: 'constant' },
     { re: re(String.raw`^\s*${RUST_VIS}mod\s+(?<name>{ID})`), hint: ['mod'], kind: 'module', scope: 'block' },
     { re: re(String.raw`^\s*(?:#\[macro_export\]\s*)?macro_rules!\s*(?<name>{ID})`), hint: ['macro_rules'], kind: 'function' },
     { re: re(String.raw`^\s*(?:unsafe\s+)?impl(?:\s*<.*?>)?\s+(?:.*?\s+for\s+)?(?:[\w:]+::)?(?<owner>{ID})`), hint: ['impl'], kind: 'class', scopeOnly: true },
