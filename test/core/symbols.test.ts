@@ -766,8 +766,8 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
 
   it('Ruby: `def Const.m` (Const the container), `def self::m`, `private def`, constants in any case; comparisons are no constants', () => {
     table([
-      ['a.rb', 'module IRB\n  def IRB.rc_file(ext = IRBRC_EXT)\n  end\n  def self::open\n  end\n  private def vi_paste_next(key, arg: 1)\n  end\n  Max_try = 10\n  ParseError = Racc::ParseError\n  if AddressRegex =~ name\n  SIZEOF_VOIDP == SIZEOF_LONG_LONG\n  Hash => true,\nend\n',
-        ['1 module IRB', '2 method rc_file (IRB)', '4 method open (IRB)', '6 method vi_paste_next (IRB)', '8 constant Max_try (IRB)', '9 constant ParseError (IRB)']],
+      ['a.rb', 'module IRB\n  def IRB.rc_file(ext = IRBRC_EXT)\n  end\n  def self::open\n  end\n  def Session::callback(dbman)\n  end\n  def self.#{cmd_name}_(args)\n  private def vi_paste_next(key, arg: 1)\n  end\n  Max_try = 10\n  ParseError = Racc::ParseError\n  if AddressRegex =~ name\n  SIZEOF_VOIDP == SIZEOF_LONG_LONG\n  Hash => true,\nend\n',
+        ['1 module IRB', '2 method rc_file (IRB)', '4 method open (IRB)', '6 method callback (Session)', '9 method vi_paste_next (IRB)', '11 constant Max_try (IRB)', '12 constant ParseError (IRB)']],
     ]);
   });
 

@@ -342,8 +342,8 @@ const ruby: Language = {
   id: 'ruby',
   extensions: ['rb', 'rake', 'gemspec', 'rbw'],
   rules: [
-    // `private def m`, `def self.m`, `def self::m`, `def Const.m` (Const names the container).
-    { re: re(String.raw`^\s*(?:(?:private|protected|public)\s+)?def\s+(?:self(?:\.|::)|(?<owner>{ID})\.)?(?<name>{ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
+    // `private def m`, `def self.m`, `def self::m`, `def Const.m` and `def Const::m` (Const names the container); `self` is no name (`def self.#{name}` in a string).
+    { re: re(String.raw`^\s*(?:(?:private|protected|public)\s+)?def\s+(?:self(?:\.|::)|(?<owner>{ID})(?:\.|::))?(?<name>(?!self\b){ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*module\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['module'], kind: 'module', scope: 'class' },
     { re: re(String.raw`^\s*(?<name>[A-Z][A-Z0-9_]*)\s*=(?![=~])`), hint: ['='], kind: 'constant' },
