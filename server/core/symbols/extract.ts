@@ -19,6 +19,26 @@ export const DEF_FIELDS = 4;
 
 const METHOD = kindCode('method');
 const CONSTRUCTOR = kindCode('constructor');
+const CONSTANT = kindCode('constant');
+const VARIABLE = kindCode('variable');
+const TYPE = kindCode('typeParameter');
+const STRUCT = kindCode('struct');
+const INTERFACE = kindCode('interface');
+
+/** A Go declaration group's last line: `)` alone (a comment may follow). */
+const GROUP_CLOSE = /\)[ \t]*(?:\/\/[^\n]*)?(?=\r?\n|$)/y;
+/** A Go declaration group's first line (sticky, inside a chunk of ripgrep output: `$` before the line break). */
+const GROUP_OPEN = /(const|var|type)[ \t]*\([ \t]*(?:\/\/[^\n]*)?(?=\r?\n|$)/y;
+/**
+ * An entry of a group: one tab, the names, at most one type word (`struct {`, `struct{ a int }` too),
+ * then `=` (no `;` but in a trailing comment), a comment or the line's end (after a `,` when the names go on); the same shape as the prefilter's branch (GO_GROUP_ENTRY).
+ */
+const GROUP_ENTRY = /\t([A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*((?:[ \t]+[\w.*[\]<>-]+(?:[ \t]*\{[^}\n]*\}?)?)?)[ \t]*,?[ \t]*(?:=(?:[^=;\n][^;\n]*|[^=;\n][^\n]*\/\/[^\n]*)?(?=\r?\n|$)|\/\/|(?=\r?\n|$))/y;
+/** The rule an entry is recorded as, per kind code. */
+const GROUP_RULES: CompiledRule[] = [];
+for (const kind of [CONSTANT, VARIABLE, TYPE, STRUCT, INTERFACE]) {
+  GROUP_RULES[kind] = { re: GROUP_ENTRY, hint: [], kindCode: kind, inClassCode: -1, withOwnerCode: -1, scope: 0, scopeOnly: false, member: false, topLevel: false, ctorByName: false, shape: false };
+}
 
 /**
  * Extraction state for one file; feed it the file's candidate lines in order. Definitions are kept
@@ -44,9 +64,13 @@ export class FileExtractor {
   private readonly scopeName: string[] = new Array<string>(16).fill('');
   private readonly scopeCopy: (string | undefined)[] = new Array<string | undefined>(16).fill(undefined);
   private readonly matcher: Matcher;
-  /** The language's strings can span lines (Python's triple quotes); the delimiter of the one open now (0 none, 34 `"""`, 39 `'''`). */
-  private readonly tripleQuotes: boolean;
+  /** How the language's strings span lines (languages.ts, multiLineStrings): 0 not at all, 1 python, 2 triple, 3 backtick. */
+  private readonly stringMode: number;
+  /** The delimiter of the multi-line string open now (0 none, 34 `"""`, 39 `'''`, 96 a backquote). */
   private openQuote = 0;
+  /** Go's `const (`/`var (`/`type (` groups are read; the kind of the open one's entries (-1: none open). */
+  private readonly groups: boolean;
+  private groupKind = -1;
 
   /**
    * `prefiltered`: the lines already passed the prefilter (they come from ripgrep); otherwise each
@@ -57,7 +81,9 @@ export class FileExtractor {
     private readonly prefiltered = false,
   ) {
     this.matcher = matcherOf(language);
-    this.tripleQuotes = language.tripleQuotedStrings === true;
+    const mode = language.multiLineStrings;
+    this.stringMode = mode === 'python' ? 1 : mode === 'triple' ? 2 : mode === 'backtick' ? 3 : 0;
+    this.groups = language.declarationGroups === true;
   }
 
   /** Forgets the file's definitions and scopes, for the next file of the same language. */
@@ -70,6 +96,7 @@ export class FileExtractor {
     this.hasContainers = false;
     this.depth = 0;
     this.openQuote = 0;
+    this.groupKind = -1;
   }
 
   get symbols(): SymbolDef[] {
@@ -100,7 +127,8 @@ export class FileExtractor {
   addLineIn(line: number, s: string, from: number, to: number): void {
     // A line that starts inside a triple-quoted string defines nothing (the prefilter lets every
     // delimiter line through, so each string's start and end are seen).
-    if (this.tripleQuotes && this.insideString(s, from, to)) return;
+    if (this.stringMode !== 0 && this.insideString(s, from, to)) return;
+    if (this.groups && this.inGroup(line, s, from)) return;
     const matcher = this.matcher;
     const combined = matcher.combined;
     combined.lastIndex = from;
@@ -117,27 +145,34 @@ export class FileExtractor {
   }
 
   /**
-   * Whether the line `s[from, to)` starts inside a triple-quoted string; reads the line as Python's
-   * tokenizer would (one-line strings, backslash escapes, `#` comments) to know whether the next
-   * line does. Only lines holding `"""` or `'''` can change that, and the prefilter passes them all.
+   * Whether the line `s[from, to)` starts inside a multi-line string; reads the line as the
+   * language's tokenizer would (one-line strings, backslash escapes, comments) to know whether the
+   * next line does. Only lines holding a delimiter can change that, and the prefilter passes them all.
    */
   private insideString(s: string, from: number, to: number): boolean {
     const started = this.openQuote !== 0;
+    const mode = this.stringMode;
+    // Python comments start with `#`, the others with `//`; Go's raw strings have no escapes.
+    const hashComments = mode === 1;
+    const width = mode === 3 ? 1 : 3;
     let quote = this.openQuote;
     let i = from;
     while (i < to) {
       const c = s.charCodeAt(i);
       if (quote !== 0) {
-        // Inside a triple-quoted string: up to its own closing delimiter (`\"` is text).
-        if (c === 92) i += 2;
-        else if (c === quote && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c && i + 2 < to) {
+        // Inside a multi-line string: up to its own closing delimiter (`\"` is text but in a raw string).
+        if (c === 92 && mode !== 3) i += 2;
+        else if (c === quote && (width === 1 || (s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c && i + 2 < to))) {
           quote = 0;
-          i += 3;
+          i += width;
         } else i++;
-      } else if (c === 35) {
+      } else if (hashComments ? c === 35 : c === 47 && s.charCodeAt(i + 1) === 47) {
         break;
+      } else if (mode === 3 && c === 96) {
+        quote = c;
+        i++;
       } else if (c === 34 || c === 39) {
-        if (s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c && i + 2 < to) {
+        if (mode !== 3 && (c === 34 || mode === 1) && s.charCodeAt(i + 1) === c && s.charCodeAt(i + 2) === c && i + 2 < to) {
           quote = c;
           i += 3;
         } else {
@@ -150,6 +185,38 @@ export class FileExtractor {
     }
     this.openQuote = quote;
     return started;
+  }
+
+  /**
+   * Go's grouped declarations: `const (` (or `var (`, `type (`) at column 0 opens a group that a
+   * `)` at column 0 closes; each entry indented by one tab defines its first name. Whether the
+   * line was the group's (then no rule applies to it).
+   */
+  private inGroup(line: number, s: string, from: number): boolean {
+    if (this.groupKind < 0) {
+      GROUP_OPEN.lastIndex = from;
+      const m = GROUP_OPEN.exec(s);
+      if (m === null) return false;
+      this.groupKind = m[1] === 'const' ? CONSTANT : m[1] === 'var' ? VARIABLE : TYPE;
+      this.depth = 0;
+      return true;
+    }
+    GROUP_CLOSE.lastIndex = from;
+    if (GROUP_CLOSE.test(s)) {
+      this.groupKind = -1;
+      return true;
+    }
+    GROUP_ENTRY.lastIndex = from;
+    const m = GROUP_ENTRY.exec(s);
+    // `_` (the blank identifier) names nothing.
+    if (m !== null && m[1] !== '_') {
+      const name = m[1]!;
+      const type = m[2]!;
+      const kind = this.groupKind !== TYPE ? this.groupKind : /^[ \t]+struct\b/.test(type) ? STRUCT : /^[ \t]+interface\b/.test(type) ? INTERFACE : TYPE;
+      const rule = GROUP_RULES[kind]!;
+      this.apply(rule, name, undefined, 1 + name.length, line, 4);
+    }
+    return true;
   }
 
   /** The rules after one whose other conditions refused the line, one by one. */

@@ -32,8 +32,14 @@ export interface Language {
   id: string;
   extensions: readonly string[];
   rules: readonly Rule[];
-  /** `"""` and `'''` strings span lines (Python): lines inside one define nothing. */
-  tripleQuotedStrings?: boolean;
+  /**
+   * Strings that span lines, whose lines define nothing: 'python' (`"""` and `'''`, `#` comments,
+   * `'` and `"` one-line strings), 'triple' (Kotlin and Swift `"""`, `//` comments), 'backtick'
+   * (Go raw strings, `//` comments, `'` runes and `"` strings).
+   */
+  multiLineStrings?: 'python' | 'triple' | 'backtick';
+  /** Go's grouped declarations: `const (`, `var (`, `type (` at column 0 up to `)`, one definition per entry. */
+  declarationGroups?: boolean;
 }
 
 // Identifier characters: ASCII word characters and BMP letters (punctuation, symbol and surrogate
@@ -154,7 +160,7 @@ const typescript: Language = {
 const python: Language = {
   id: 'python',
   extensions: ['py', 'pyi', 'pyw'],
-  tripleQuotedStrings: true,
+  multiLineStrings: 'python',
   rules: [
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
@@ -170,16 +176,17 @@ const rust: Language = {
   extensions: ['rs'],
   rules: [
     {
-      re: re(String.raw`^\s*${RUST_VIS}(?:default\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+(?:"[^"]*"\s+)?)?fn\s+(?<name>{ID})`), hint: ['fn'],
+      re: re(String.raw`^\s*(?:#\[[^\]]*\]\s*)*${RUST_VIS}(?:default\s+)?(?:const\s+)?(?:async\s+)?(?:(?:unsafe|safe)\s+)?(?:extern\s+(?:"[^"]*"\s+)?)?fn\s+(?<name>{ID})`), hint: ['fn'],
       kind: 'function',
       inClass: 'method',
       scope: 'block',
     },
     { re: re(String.raw`^\s*${RUST_VIS}(?:struct|union)\s+(?<name>{ID})`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
     { re: re(String.raw`^\s*${RUST_VIS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
-    { re: re(String.raw`^\s*${RUST_VIS}(?:unsafe\s+)?(?:auto\s+)?trait\s+(?<name>{ID})`), hint: ['trait'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${RUST_VIS}(?:const\s+)?(?:unsafe\s+)?(?:auto\s+)?trait\s+(?<name>{ID})`), hint: ['trait'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${RUST_VIS}type\s+(?<name>{ID})`), hint: ['type'], kind: 'typeParameter' },
-    { re: re(String.raw`^\s*${RUST_VIS}(?:const|static)\s+(?:mut\s+)?(?<name>{ID})\s*:`), hint: ['const', 'static'], kind: 'constant' },
+    // Not a const generic parameter on a line of its own (`const N: usize,`), nor `const _: () = assert!(...)`.
+    { re: re(String.raw`^\s*${RUST_VIS}(?:const|static)\s+(?:mut\s+)?(?<name>(?!_\b){ID})\s*:(?![^=;]*,\s*$)`), hint: ['const', 'static'], kind: 'constant' },
     { re: re(String.raw`^\s*${RUST_VIS}mod\s+(?<name>{ID})`), hint: ['mod'], kind: 'module', scope: 'block' },
     { re: re(String.raw`^\s*(?:#\[macro_export\]\s*)?macro_rules!\s*(?<name>{ID})`), hint: ['macro_rules'], kind: 'function' },
     { re: re(String.raw`^\s*(?:unsafe\s+)?impl(?:\s*<.*?>)?\s+(?:.*?\s+for\s+)?(?:[\w:]+::)?(?<owner>{ID})`), hint: ['impl'], kind: 'class', scopeOnly: true },
@@ -189,6 +196,8 @@ const rust: Language = {
 const go: Language = {
   id: 'go',
   extensions: ['go'],
+  multiLineStrings: 'backtick',
+  declarationGroups: true,
   rules: [
     { re: re(String.raw`^func\s*\(\s*(?:{ID}\s+)?\*?\s*(?<owner>{ID})(?:\[[^\]]*\])?\s*\)\s*(?<name>{ID})`), hint: ['func'], kind: 'method', scope: 'block' },
     { re: re(String.raw`^func\s+(?<name>{ID})`), hint: ['func'], kind: 'function', scope: 'block' },
@@ -196,7 +205,7 @@ const go: Language = {
     { re: re(String.raw`^\s*type\s+(?<name>{ID})(?:\[[^\]]*\])?\s+interface\b`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*type\s+(?<name>{ID})`), hint: ['type'], kind: 'typeParameter' },
     { re: re(String.raw`^const\s+(?<name>{ID})`), hint: ['const'], kind: 'constant' },
-    { re: re(String.raw`^var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable' },
+    { re: re(String.raw`^var\s+(?<name>(?!_\b){ID})`), hint: ['var'], kind: 'variable' },
   ],
 };
 
@@ -307,15 +316,18 @@ const KT_MODS = String.raw`(?:(?:public|private|protected|internal|open|abstract
 const kotlin: Language = {
   id: 'kotlin',
   extensions: ['kt', 'kts'],
+  multiLineStrings: 'triple',
   rules: [
     { re: re(String.raw`^\s*${KT_MODS}enum\s+class\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${KT_MODS}(?:fun\s+)?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${KT_MODS}class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*${KT_MODS}object\s+(?<name>{ID})`), hint: ['object'], kind: 'object', scope: 'class' },
-    { re: re(String.raw`^\s*${KT_MODS}fun\s+(?:<[^>]*>\s*)?(?:\w[\w.<>?]*\.)?(?<name>{ID})\s*\(`), hint: ['fun'], kind: 'function', inClass: 'method', scope: 'block' },
+    // Extension functions by name, whatever their receiver (`fun <P0, P1> Handle2<P0, P1>.handle(`).
+    { re: re(String.raw`^\s*${KT_MODS}fun\s+(?:<[^>]*>\s*)?(?:{ID}(?:<[^()=]*?>)?\??\.)*(?<name>{ID})\s*\(`), hint: ['fun'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*${KT_MODS}typealias\s+(?<name>{ID})`), hint: ['typealias'], kind: 'typeParameter' },
-    { re: re(String.raw`^\s*(?:(?:private|internal|public)\s+)?const\s+val\s+(?<name>{ID})`), hint: ['const'], kind: 'constant' },
-    { re: re(String.raw`^(?:(?:private|internal|public)\s+)?(?:val|var)\s+(?<name>{ID})`), hint: ['val', 'var'], kind: 'variable', topLevel: true },
+    { re: re(String.raw`^\s*${KT_MODS}const\s+val\s+(?<name>{ID})`), hint: ['const'], kind: 'constant' },
+    // Top-level properties, also extension properties (`val Foo<T>.bar: Int`, named `bar`).
+    { re: re(String.raw`^${KT_MODS}(?:val|var)\s+(?:<[^>]*>\s*)?(?:{ID}(?:<[^=]*>)?\??\.)*(?<name>{ID})`), hint: ['val', 'var'], kind: 'variable', topLevel: true },
   ],
 };
 
@@ -331,13 +343,19 @@ const csharp: Language = {
     { re: re(String.raw`^\s*${CS_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${CS_MODS}const\s+[\w<>\[\],.?]+\s+(?<name>{ID})\s*=`), hint: ['const'], kind: 'constant' },
     { re: re(String.raw`^\s*(?:(?:public|private|protected|internal|static)\s+)+(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true },
+    // Delegates (types), and operators under their full name (`operator !=`, `implicit operator JSValue`).
+    { re: re(String.raw`^\s*${CS_MODS}delegate\s+[\w<>\[\],.?]+\s+(?<name>{ID})`), hint: ['delegate'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*${CS_MODS}(?:(?:implicit|explicit)\s+|[\w<>\[\],.?]+\s+)(?<name>operator\s*(?:[-+*/%^&|~!=<>]+|true|false|{ID}))\s*\(`), hint: ['operator'], kind: 'method', member: true },
     {
-      re: re(String.raw`^\s*${CS_MODS}[\w<>\[\],.?]+(?:<[^=;]*>)?\s+(?<name>{ID})\s*(?:<[^>]*>)?\s*\([^;=]*$`), hint: ['('],
+      // The header ends the line, goes on (`a = null,`), has an expression body (`=> x;`) or ends in `;` (interfaces, abstract, extern).
+      re: re(String.raw`^\s*${CS_MODS}[\w<>\[\],.?]+(?:<[^=;]*>)?\s+(?<name>{ID})\s*(?:<[^>]*>)?\s*\((?:[^;=]*$|[^;]*,\s*$|.*\)\s*(?:where\s.*)?=>.*|[^;={]*\)\s*(?:where\s[^;={]*)?;\s*$)`), hint: ['('],
       kind: 'method',
       member: true,
       shape: true,
     },
-    { re: re(String.raw`^\s*${CS_MODS}[\w<>\[\],.?]+\s+(?<name>{ID})\s*\{\s*(?:get|set|init)\b`), hint: ['get', 'set', 'init'], kind: 'property', member: true, shape: true },
+    { re: re(String.raw`^\s*${CS_MODS}[\w<>\[\],.?]+\s+(?<name>{ID})\s*\{\s*(?:(?:public|private|protected|internal)\s+)?(?:get|set|init)\b`), hint: ['get', 'set', 'init'], kind: 'property', member: true, shape: true },
+    // A property whose `{` comes on the next line: modifiers, a type and a name ending the line (a field would end in `;`).
+    { re: re(String.raw`^\s*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|new|readonly|required)\s+)+[\w<>\[\],.?]+\s+(?<name>{ID})\s*$`), hint: [' '], kind: 'property', member: true, shape: true },
   ],
 };
 
@@ -345,10 +363,13 @@ const ruby: Language = {
   id: 'ruby',
   extensions: ['rb', 'rake', 'gemspec', 'rbw'],
   rules: [
-    { re: re(String.raw`^\s*def\s+(?:self\.)?(?<name>{ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
+    // `private def m`, `def self.m`, `def self::m`, `def Const.m` and `def Const::m` (Const names the container); `self` is no name (`def self.#{name}` in a string).
+    { re: re(String.raw`^\s*(?:(?:private|protected|public)\s+)?def\s+(?:self(?:\.|::)|(?<owner>{ID})(?:\.|::))?(?<name>(?!self\b){ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*module\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['module'], kind: 'module', scope: 'class' },
     { re: re(String.raw`^\s*(?<name>[A-Z][A-Z0-9_]*)\s*=(?![=~])`), hint: ['='], kind: 'constant' },
+    // Constants in any case after the capital (`Max_try = 10`, `ParseError = Racc::ParseError`), on a line without `;` and not ending in `,`.
+    { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`), hint: ['='], kind: 'constant' },
   ],
 };
 
@@ -376,7 +397,9 @@ const lua: Language = {
   extensions: ['lua'],
   rules: [
     { re: re(String.raw`^\s*(?:local\s+)?function\s+(?:(?<owner>{ID}(?:\.{ID})*)[.:])?(?<name>{ID})\s*\(`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
-    { re: re(String.raw`^\s*(?:local\s+)?(?:(?<owner>{ID}(?:\.{ID})*)\.)?(?<name>{ID})\s*=\s*function\b`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
+    { re: re(String.raw`^\s*(?:local\s+)?(?:(?<owner>{ID}(?:\.{ID})*)\.)?(?<name>{ID})\s*=\s*\(?\s*function\b`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
+    // String keys: `M["window/logMessage"] = function`, and `["x"] = function` inside a table constructor.
+    { re: re(String.raw`^\s*(?:(?<owner>{ID}(?:\.{ID})*))?\[\s*["'](?<name>[^"'\]]+)["']\s*\]\s*=\s*\(?\s*function\b`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
   ],
 };
 
@@ -392,21 +415,25 @@ const shell: Language = {
   ],
 };
 
-const SWIFT_MODS = String.raw`(?:(?:public|private|fileprivate|internal|open|final|static|class|override|mutating|nonmutating|indirect|convenience|required|dynamic|lazy|weak|unowned|nonisolated|async)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+const SWIFT_MODS = String.raw`(?:(?:public|private|fileprivate|internal|package|open|final|static|class|override|mutating|nonmutating|indirect|convenience|required|dynamic|lazy|weak|unowned|async|optional|prefix|postfix|infix|distributed)\s+|(?:nonisolated|private|fileprivate|internal|public|open|package|unowned)\s*\([^)]*\)\s*|nonisolated\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+/** What follows a type's name: generics, a base list, the body, `where`, or the line's end (`protocol extension, so that...` in a comment is none). */
+const SWIFT_TYPE_END = String.raw`\s*(?:[:{<]|where\b|$)`;
 const swift: Language = {
   id: 'swift',
   extensions: ['swift'],
+  multiLineStrings: 'triple',
   rules: [
-    { re: re(String.raw`^\s*${SWIFT_MODS}func\s+(?<name>{ID}|[^\s(<]+)\s*[<(]`), hint: ['func'], kind: 'function', inClass: 'method', scope: 'block' },
+    // Names in backquotes are named without them (`func \`set\`<T>(`, Swift Testing's `func \`reads a value\`()`).
+    { re: re(String.raw`^\s*${SWIFT_MODS}func\s+\`?(?<name>{ID}|[^\s(<\`]+|[^\`]+(?=\`))\`?\s*[<(]`), hint: ['func'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*${SWIFT_MODS}(?<name>init)[?!]?\s*[<(]`), hint: ['init'], kind: 'constructor', scope: 'block' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}(?:class|actor)\s+(?<name>{ID})`), hint: ['class', 'actor'], kind: 'class', scope: 'class' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}struct\s+(?<name>{ID})`), hint: ['struct'], kind: 'struct', scope: 'class' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
-    { re: re(String.raw`^\s*${SWIFT_MODS}protocol\s+(?<name>{ID})`), hint: ['protocol'], kind: 'interface', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}(?:class|actor)\s+(?<name>(?!(?:var|let|func|subscript|init)\b){ID})${SWIFT_TYPE_END}`), hint: ['class', 'actor'], kind: 'class', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}struct\s+(?<name>{ID})${SWIFT_TYPE_END}`), hint: ['struct'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}enum\s+(?<name>{ID})${SWIFT_TYPE_END}`), hint: ['enum'], kind: 'enum', scope: 'class' },
+    { re: re(String.raw`^\s*${SWIFT_MODS}protocol\s+(?<name>{ID})${SWIFT_TYPE_END}`), hint: ['protocol'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${SWIFT_MODS}extension\s+(?:{ID}\.)*(?<owner>{ID})`), hint: ['extension'], kind: 'class', scopeOnly: true },
     { re: re(String.raw`^\s*${SWIFT_MODS}typealias\s+(?<name>{ID})`), hint: ['typealias'], kind: 'typeParameter' },
-    { re: re(String.raw`^(?:(?:public|private|fileprivate|internal)\s+)?let\s+(?<name>{ID})`), hint: ['let'], kind: 'constant', topLevel: true },
-    { re: re(String.raw`^(?:(?:public|private|fileprivate|internal)\s+)?var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable', topLevel: true },
+    { re: re(String.raw`^${SWIFT_MODS}let\s+(?<name>{ID})`), hint: ['let'], kind: 'constant', topLevel: true },
+    { re: re(String.raw`^${SWIFT_MODS}var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable', topLevel: true },
   ],
 };
 
@@ -490,11 +517,14 @@ const DEFINITION_WORDS = [
   'typealias', 'actor', 'record', 'typedef', 'using', 'export', 'declare', 'default', 'public', 'private', 'protected', 'internal', 'fileprivate', 'readonly',
   'abstract', 'override', 'virtual', 'final', 'sealed', 'open', 'data', 'value', 'inner', 'annotation', 'companion', 'expect', 'actual', 'external', 'operator',
   'infix', 'tailrec', 'lateinit', 'suspend', 'inline', 'unsafe', 'extern', 'auto', 'explicit', 'friend', 'static', 'async', 'local', 'synchronized', 'native', 'accessor',
-  'get', 'set', 'mutating', 'nonmutating', 'dynamic', 'convenience', 'required', 'nonisolated', 'indirect', 'lazy', 'weak', 'unowned', 'partial', 'file',
+  'get', 'set', 'mutating', 'nonmutating', 'dynamic', 'convenience', 'required', 'nonisolated', 'indirect', 'lazy', 'weak', 'unowned', 'partial', 'file', 'safe', 'optional', 'prefix', 'postfix', 'package', 'distributed',
 ].join('|');
+
 
 /** Annotations and attributes before a definition: `@Name`, `@Name(args)`, `[Attr]`, `#[attr]`. */
 const DECORATIONS = String.raw`(?:@(?:[\w$.]|[^\x00-\x7f])+(?:\([^)]*\))?[ \t]*|#?\[[^\]]*\][ \t]*)*`;
+/** DECORATIONS, or Swift modifiers with an argument (`nonisolated(unsafe)`, `private(set)`), in any order (each alternative starts with its own character: no ambiguity). */
+const LEADING_DECORATIONS = String.raw`(?:@(?:[\w$.]|[^\x00-\x7f])+(?:\([^)]*\))?[ \t]*|#?\[[^\]]*\][ \t]*|(?:nonisolated|private|fileprivate|internal|public|open|package|unowned)[ \t]*\([^)]*\)[ \t]*)*`;
 
 const TS_MEMBER_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstract|override|async|declare|accessor|get|set)[ \t]+)*`;
 
@@ -518,8 +548,11 @@ function cHeaderBranches(dialect: 'js' | 'rg'): string[] {
 /** A header's name in the prefilter: any identifier but the statement words that take the same shape (`for (const x of xs) {`, `if (a && b) {`, `value: function () {`). */
 const C_HEADER_NAME = identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'elif', 'assert']);
 
+/** The first name of a Go group entry: not a statement word (`\treturn x`, `\tbreak` at one tab in a function body). */
+const GO_ENTRY_NAME = identifierExcept(['return', 'break', 'continue', 'goto', 'defer', 'go', 'else', 'case', 'default', 'fallthrough', 'if', 'for', 'switch', 'select', 'panic', 'delete', 'end', 'fi', 'done', 'esac', 'then', 'do', 'const', 'let', 'var', 'await', 'yield', 'throw', 'new', 'typeof', 'void', 'local', 'echo', 'print', 'export', 'import', 'this', 'self', 'super', 'static', 'my', 'our', 'unset']);
+
 const PREFILTER_COMMON: readonly string[] = [
-  String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
+  String.raw`^[ \t]*${LEADING_DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
   // Java abstract, interface and native method declarations (`byte readByte() throws IOException;`).
@@ -548,11 +581,29 @@ const PREFILTER_COMMON: readonly string[] = [
   // JavaScript named function expressions opening their body anywhere on the line, and object literals bound to a name.
   String.raw`function[ \t]*(?:\*[ \t]*)?(?:[A-Za-z_$]|[^\x00-\x7f])${PF_ID_REST}*[ \t]*\(.*\)[ \t]*\{`,
   String.raw`^[ \t]+(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*\{[ \t]*$`,
+  // Lua: `x = (function`, `M["x"] = function`, `["x"] = function`.
+  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w.]|[^\x00-\x7f])*(?:\[[^\]]*\])?[ \t]*=[ \t]*\([ \t]*function\b`,
+  String.raw`^[ \t]*(?:[\w.]|[^\x00-\x7f])*\[[^\]]*\][ \t]*=[ \t]*function\b`,
+  // Kotlin and Swift top-level properties after modifiers and annotations (`@JvmField internal val X`, `nonisolated(unsafe) private let x`).
+  String.raw`^${DECORATIONS}(?:[a-z]+(?:[ \t]*\([^)]*\)[ \t]*|[ \t]+)${DECORATIONS})*(?:val|var|let)[ \t]`,
+  // Ruby constants in any case after the capital (`Max_try = 10`), on a line without `;` and not ending in `,`
+  // (TypeScript enum members and generic defaults, C# initialisers: most such lines of other languages).
+  String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`,
+  // C# interface properties (`JSValue Current { get; }`).
+  String.raw`^[ \t]+[\w<>\[\],.?]+[ \t]+[A-Za-z_]\w*[ \t]*\{[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:get|set|init)\b`,
   String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
   String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
   String.raw`^[ \t]*define\(`,
   // Python's triple-quoted string delimiters: the extractor skips the lines between them (docstrings with `def` examples).
   `"""|'''`,
+  // Go: lines with an odd number of backquotes (a raw string opens or closes there: the lines inside define nothing)
+  // but comment lines (`// ...`, ` * ```ts` in JSDoc: most odd lines of other languages);
+  // and grouped declarations: `const (`, `var (`, `type (`, their entries (one tab, the names, at most one type word,
+  // no `;` but in a trailing comment: Go never ends a line with one, JavaScript's one-tab assignments mostly do), their `)`.
+  '^[ \\t]*(?:(?:[^ \\t*\\x2f`]|\\x2f[^\\x2f`])[^`]*)?(?:`[^`]*`[^`]*)*`[^`]*$',
+  String.raw`^(?:const|var|type)[ \t]*\(`,
+  String.raw`^\)[ \t]*(?:[/][/].*)?$`,
+  String.raw`^\t${GO_ENTRY_NAME}(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:$|[^=;][^;]*$|[^=;].*[/][/].*$)|[/][/]|$)`,
 ];
 
 /** The prefilter's branches as JavaScript runs them; ripgrep's differ only in the spelling of cHeaderBranches. */
