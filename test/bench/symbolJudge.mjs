@@ -10,6 +10,10 @@ const LEX = {
   c: { line: ['//'], block: [['/*', '*/']], quotes: ['"', "'"], rawStrings: true },
   java: { line: ['//'], block: [['/*', '*/']], quotes: ['"', "'"], textBlocks: true },
   sh: { hash: true, quotes: ['"', "'"], heredoc: true, line: [], block: [] },
+  // Rust: strings span lines, raw strings r#"..."#; `'` starts a lifetime or a char literal (handled apart).
+  rust: { line: ['//'], block: [['/*', '*/']], quotes: ['"'], multilineQuotes: true, rustRaw: true, charLiterals: true },
+  // C#: verbatim strings @"..." span lines ("" is a quote inside).
+  cs: { line: ['//'], block: [['/*', '*/']], quotes: ['"', "'"], verbatim: true },
 };
 
 const KEYWORDS = {
@@ -18,12 +22,14 @@ const KEYWORDS = {
   c: 'auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while bool catch class delete friend mutable namespace new private protected public template this throw try typename using virtual',
   java: 'abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while',
   sh: 'if then else elif fi case esac for while until do done in function select time',
+  rust: 'as break const continue crate else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while async await dyn',
+  cs: 'abstract as base bool break byte case catch char checked class const continue decimal default delegate do double else enum event explicit extern false finally fixed float for foreach goto if implicit in int interface internal is lock long namespace new null object operator out override params private protected public readonly ref return sbyte sealed short sizeof stackalloc static string struct switch this throw true try typeof uint ulong unchecked unsafe ushort using virtual void volatile while',
 };
 const KEYWORD_SETS = Object.fromEntries(Object.entries(KEYWORDS).map(([k, v]) => [k, new Set(v.split(' '))]));
 
 /** The judged family of an editls language id. */
 export function familyOf(languageId) {
-  return { typescript: 'js', python: 'py', cpp: 'c', java: 'java', shell: 'sh' }[languageId];
+  return { typescript: 'js', python: 'py', cpp: 'c', java: 'java', shell: 'sh', rust: 'rust', csharp: 'cs' }[languageId];
 }
 
 /**
@@ -110,6 +116,41 @@ export function lexRegions(text, family) {
       pendingHeredoc = undefined;
       continue;
     }
+    // Rust raw strings r"...", r#"..."#, br"...".
+    if (lx.rustRaw && (c === 'r' || (c === 'b' && text[i + 1] === 'r')) && !/[\w]/.test(text[i - 1] ?? '')) {
+      const m = /^b?r(#*)"/.exec(text.slice(i, i + 40));
+      if (m) {
+        const close = `"${m[1]}`;
+        const k = text.indexOf(close, i + m[0].length);
+        const e = k < 0 ? n : k + close.length;
+        out.push([i, e, 'string']);
+        i = e;
+        prev = '"';
+        continue;
+      }
+    }
+    // Rust char literals ('"', '\'', 'x'); a lifetime ('a) is code.
+    if (lx.charLiterals && c === "'") {
+      const m = /^'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])'/u.exec(text.slice(i, i + 14));
+      if (m) {
+        out.push([i, i + m[0].length, 'string']);
+        i += m[0].length;
+        prev = '"';
+        continue;
+      }
+      i++;
+      continue;
+    }
+    // C# verbatim strings @"..." (also $@"..." and @$"..."), spanning lines, "" inside.
+    if (lx.verbatim && (at('@"') || at('$@"') || at('@$"'))) {
+      let k = text.indexOf('"', i) + 1;
+      while (k < n && !(text[k] === '"' && text[k + 1] !== '"')) k += text[k] === '"' ? 2 : 1;
+      const e = Math.min(n, k + 1);
+      out.push([i, e, 'string']);
+      i = e;
+      prev = '"';
+      continue;
+    }
     if (lx.quotes.includes(c)) {
       // Shell: a quote after a backslash is text; `$'...'` is a string too.
       if (family === 'sh' && text[i - 1] === '\\') {
@@ -118,7 +159,7 @@ export function lexRegions(text, family) {
       }
       // Strings end at their line's end except in shell, where quotes span lines.
       let k = i + 1;
-      const multiline = family === 'sh';
+      const multiline = family === 'sh' || lx.multilineQuotes === true;
       while (k < n && text[k] !== c && (multiline || text[k] !== '\n')) k += text[k] === '\\' && !(family === 'sh' && c === "'") ? 2 : 1;
       const e = Math.min(n, k + 1);
       out.push([i, e, 'string']);
@@ -268,6 +309,22 @@ export function declarationShape(family, line, name, col) {
         return undefined;
       }
       if (/^[A-Z][A-Z0-9_]*$/.test(name) && /[\w>\]]\s+$/.test(before) && /^\s*(?:=|;)/.test(after)) return 'a constant field declaration';
+      return undefined;
+    }
+    case 'rust': {
+      if (/(?:^|[^\w])(?:fn|struct|enum|union|trait|type|mod|const|static(?:\s+mut)?|macro_rules!)\s*$/.test(before)) return 'an item keyword before the name';
+      return undefined;
+    }
+    case 'cs': {
+      if (/(?:^|\W)(?:class|struct|interface|enum|record|namespace|delegate\s+[\w<>\[\],.?]+)\s+$/.test(before)) return 'a type keyword before the name';
+      if (/(?:^|\W)operator\s*$/.test(before) || name.startsWith('operator')) return 'an operator declaration';
+      // A type (or modifiers) before the name: a method with parameters, a property with a body or an arrow, a constant field.
+      const typed = /^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|async|extern|unsafe|new|readonly|partial|const|implicit|explicit)\s+)*[\w<>\[\],.?]+\s+$/.test(before);
+      const ctor = /^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|extern|unsafe)\s+)*$/.test(before);
+      if (/(?:^|[^\w])(?:return|new|throw|else|case|await|yield|var)\s*$/.test(before)) return undefined;
+      if ((typed || ctor) && /^\s*(?:<[^>]*>)?\s*\(/.test(after) && (typed || /\)\s*(?::\s*(?:base|this)\s*\(.*)?(?:\{|=>|$)/.test(after))) return 'a method or constructor header: a type or modifiers before the name, parameters after it';
+      if (typed && /^\s*(?:\{|=>|$)/.test(after)) return 'a property: a type before the name, a body or an arrow after it';
+      if (typed && /^\s*(?:=[^=>]|;)/.test(after)) return 'a field declaration';
       return undefined;
     }
     case 'sh': {

@@ -55,4 +55,20 @@ describe('symbol judge', () => {
     expect(declarationShape('java', '    return foo(x);', 'foo', 11)).toBeUndefined();
     expect(declarationShape('java', '    byte readByte() throws IOException;', 'readByte', 9)).toMatch(/method header/);
   });
+  it('Rust and C#: raw strings, char literals and lifetimes, verbatim strings; item keywords, methods, properties and operators', () => {
+    const rs = 'fn a() { let s = r#"fn fake() {}"#; let q = \'"\'; }\nfn b<\'a>(x: &\'a str) { g(); }\n/* fn c() */\nconst X: u8 = 1;\nlet t = "two\nfn lines() {}";\n';
+    expect(at(rs, 'rust', 'fake')).toBe('string');
+    expect(at(rs, 'rust', 'b<')).toBeUndefined();
+    expect(at(rs, 'rust', 'g()')).toBeUndefined();
+    expect(at(rs, 'rust', 'c()')).toBe('comment');
+    expect(at(rs, 'rust', 'lines')).toBe('string');
+    expect(verdict('rust', rs, 'X')).toBe('true: declaration shape: an item keyword before the name');
+    expect(verdict('rust', 'fn f() {\n    g(1);\n}\n', 'g')).toBe('false: no declaration of the name on its line (a call, a use or a statement)');
+    const cs = 'var s = @"class A "" {\n}";\nclass B {\n    public int Count { get; }\n    public static explicit operator byte(J v) => 1;\n    void Run(int a) {\n        Foo(a);\n    }\n}\n';
+    expect(at(cs, 'cs', 'class A')).toBe('string');
+    expect(at(cs, 'cs', 'class B')).toBeUndefined();
+    expect(verdict('cs', cs, 'Count')).toBe('true: declaration shape: a property: a type before the name, a body or an arrow after it');
+    expect(verdict('cs', cs, 'Run')).toBe('true: declaration shape: a method or constructor header: a type or modifiers before the name, parameters after it');
+    expect(verdict('cs', cs, 'Foo')).toBe('false: no declaration of the name on its line (a call, a use or a statement)');
+  });
 });
