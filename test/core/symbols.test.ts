@@ -638,6 +638,39 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
   });
 });
 
+  it('Java: method names that are statement words elsewhere (`lock`, `print`, `with`, `await`), nested type parameters, `String []`; statements stay refused', () => {
+    table([
+      [
+        'A.java',
+        'public class Console {\n    public final void lock() {\n    }\n    public void print(boolean b) {\n    }\n    public ClassBuilder with(ClassElement e) {\n    }\n    void await() throws InterruptedException;\n    JdkConsole print(Object obj);\n    public static <T extends Object & Comparable<? super T>> T max(Collection<? extends T> coll) {\n    }\n    public abstract String [] getSupportedCipherSuites();\n}\n',
+        ['1 class Console', '2 method lock (Console)', '4 method print (Console)', '6 method with (Console)', '8 method await (Console)', '9 method print (Console)', '10 method max (Console)', '12 method getSupportedCipherSuites (Console)'],
+      ],
+      ['A.java', 'class A {\n    } catch (IOException e) {\n    synchronized (lock) {\n    else if (a) {\n    return foo(x);\n    throw new Error(x);\n    new Thread(r) {\n}\n', ['1 class A']],
+    ]);
+  });
+
+  it('Java: headers over several lines (parameters going on, Allman `{`), comments after the `{`, one-line constructor bodies', () => {
+    table([
+      [
+        'Buffer.java',
+        'abstract class Buffer {\n    Buffer(int mark, int pos,         // package-private\n           int lim) {\n    }\n    Buffer( boolean negSign, int decExponent, byte[] digits, int n)\n    {\n    }\n    Buffer(\n        int cap) {\n    }\n    Buffer(int[] hb, long addr) { // package-private\n    }\n    void decryptBlock(byte[] cipher, int cipherOffset,\n                 byte[] plain, int plainOffset)\n    {\n    }\n    Map<X509Certificate, byte[]> get(CertStatusRequestType type,\n            int n) {\n    }\n    void init(boolean decrypting, String algorithm, byte[] key, byte[] iv)\n            throws InvalidKeyException {\n    }\n    void cancel(SelectionKey k) {                       // package-private\n    }\n    static final int  LOCNAM(byte[] b) { return get16(b, 26);} // filename length\n}\n',
+        ['1 class Buffer', '2 constructor Buffer (Buffer)', '5 constructor Buffer (Buffer)', '8 constructor Buffer (Buffer)', '11 constructor Buffer (Buffer)', '13 method decryptBlock (Buffer)', '17 method get (Buffer)', '20 method init (Buffer)', '23 method cancel (Buffer)', '25 method LOCNAM (Buffer)'],
+      ],
+      ['A.java', 'final class Console {\n    Console() {}\n    private Console(int a) {};\n}\nclass WaitNode {\n    WaitNode() { thread = Thread.currentThread(); }\n    WaitNode(int a) { }\n}\n', ['1 class Console', '2 constructor Console (Console)', '3 constructor Console (Console)', '5 class WaitNode', '6 constructor WaitNode (WaitNode)', '7 constructor WaitNode (WaitNode)']],
+    ]);
+  });
+
+  it('Java: UPPER_CASE fields with any modifiers or none, initialised later or on the next line, and the declarators of a list; not assignments in a static block', () => {
+    table([
+      ['A.java', 'public interface Flags {\n    int ACC_STATIC = 0x0008;\n    byte INTEGER = 0;\n    CodeTransform ACCEPT_ALL = new CodeTransform() {\n    };\n}\n', ['1 interface Flags', '2 constant ACC_STATIC (Flags)', '3 constant INTEGER (Flags)', '4 constant ACCEPT_ALL (Flags)']],
+      [
+        'A.java',
+        "class Op {\n    static final byte\n            AF_GETFIELD        = 0,\n            SIGNED   = (-1) << KIND_SHIFT,   // sign\n            AF_LIMIT = 'V';\n    public static <T> T\n        doPrivileged(PrivilegedAction<T> action) {\n    }\n    @Stable static final int A[] = new int[1056];\n    private static final long COUNT;\n    private static final Control CLASS_ONLY\n        = new NoFallbackControl(FORMAT_CLASS);\n    public static ObjectIdentifier NETSCAPE_OID =\n            ObjectIdentifier.of(X);\n    private final String SPECIES_DATA_NAME = sdAccessor.getName();\n    volatile int STATE;\n    static {\n        MIDNIGHT = HOURS[0];\n        DEBUG = true;\n        PAGE_SIZE = 0;\n        COUNT = get(a,\n            b);\n    }\n}\n",
+        ['1 class Op', '3 constant AF_GETFIELD (Op)', '4 constant SIGNED (Op)', '7 method doPrivileged (Op)', '9 constant A (Op)', '10 constant COUNT (Op)', '11 constant CLASS_ONLY (Op)', '13 constant NETSCAPE_OID (Op)', '15 constant SPECIES_DATA_NAME (Op)', '16 constant STATE (Op)'],
+      ],
+    ]);
+  });
+
 describe('issue 14: JavaScript function values, named function expressions and object literal methods (ctags finds them)', () => {
   it('dotted assignments of functions (`exports.f = function (`), functions bound to a local, named function expressions anywhere', () => {
     table([

@@ -178,7 +178,7 @@ export class FileExtractor {
       this.open(top, indent, owner, true);
       return true;
     }
-    if (name === undefined || (rule.shape && NOT_NAMES.has(name))) return false;
+    if (name === undefined || (rule.shape && rule.notNames.has(name))) return false;
     // What follows runs the same operations for every definition, whatever the language: one that
     // only some languages reach (an owner, a constructor by name), met for the first time late in
     // an index build, would make V8 throw away the optimised code. Hence comparisons that run
@@ -260,6 +260,7 @@ interface CompiledRule {
   topLevel: boolean;
   ctorByName: boolean;
   shape: boolean;
+  notNames: ReadonlySet<string>;
 }
 
 interface Matcher {
@@ -345,6 +346,7 @@ function matcherOf(language: Language): Matcher {
     topLevel: r.topLevel === true,
     ctorByName: r.ctorByName === true,
     shape: r.shape === true,
+    notNames: r.notNames ?? NOT_NAMES,
   }));
   const ruleAt = Int32Array.from(groupRule);
   // `(?![ \t])` after the indentation: giving back a blank cannot help an alternative (none starts

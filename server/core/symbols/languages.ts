@@ -26,6 +26,8 @@ export interface Rule {
   ctorByName?: boolean;
   /** Found by shape (`name(...)`), not by a keyword: statement words like `if` or `while` are refused. */
   shape?: boolean;
+  /** The statement words a shape rule refuses, when not every language's (`lock`, `print`, `with` are Java method names). */
+  notNames?: ReadonlySet<string>;
 }
 
 export interface Language {
@@ -280,6 +282,12 @@ const cpp: Language = {
 };
 
 const JAVA_MODS = String.raw`(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+/** Words that start Java statements: never a return type or a field's type. */
+const JAVA_NOT_TYPE = String.raw`(?!(?:return|throw|new|else|case|yield|assert|break|continue|goto)\b)`;
+/** Statement words that take a header's shape in Java; any other name is a method's, however it reads elsewhere (`lock`, `print`, `with`, `await`). */
+const JAVA_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'for', 'while', 'switch', 'catch', 'try', 'synchronized', 'return', 'throw', 'new', 'else', 'do', 'super', 'this', 'assert', 'yield', 'case', 'finally']);
+/** Parameters going on on the next line, the last one on this line typed (`(T a, U b,`): a call's arguments are not. */
+const JAVA_PARAMS_OPEN = String.raw`[^;{}()=]*[\w>\]][ \t]+[A-Za-z_$][\w$]*[ \t]*,[ \t]*(?:[/][/].*)?`;
 const java: Language = {
   id: 'java',
   extensions: ['java'],
@@ -289,16 +297,30 @@ const java: Language = {
     { re: re(String.raw`^\s*${JAVA_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}static\s+final\s+[\w<>\[\],.?\s]+?\s+(?<name>[A-Z][A-Z0-9_]*)\s*=`), hint: ['final'], kind: 'constant' },
     // Methods and constructors open a block, so that the statements of their bodies are never members.
-    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true, scope: 'block' },
-    // A package-private constructor: `Name(params) {` named as its class (anything else of that shape is no Java member).
-    { re: re(String.raw`^\s+(?<name>{ID})\s*\([^;]*\)\s*(?:throws\s+[^;{]*)?\{\s*$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, scope: 'block' },
+    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\((?:[^;]*$|[^;{]*\)\s*\{.*\}\s*;?\s*(?:[/][/].*)?$)`), hint: ['('], kind: 'constructor', member: true, shape: true, notNames: JAVA_NOT_NAMES, scope: 'block' },
+    // A package-private constructor: `Name(params) {` named as its class (anything else of that shape is no Java member),
+    // also with a comment after the `{`, or its whole body on the line (`Console() {}`).
+    { re: re(String.raw`^\s+(?<name>{ID})\s*\([^;]*\)\s*(?:throws\s+[^;{]*)?(?:\{\s*(?:[/][/].*)?|\{.*\}\s*;?\s*(?:[/][/].*)?)$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, notNames: JAVA_NOT_NAMES, scope: 'block' },
+    // The same, its `{` on a later line (Allman style) or its parameters going on there; capitalised, as class names are (a call is not).
+    { re: re(String.raw`^\s+(?<name>[A-Z][\w$]*)\s*\((?:[^;{}]*\)\s*(?:throws\s+[^;{]*)?(?:[/][/].*)?|${JAVA_PARAMS_OPEN}|\s*)$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, notNames: JAVA_NOT_NAMES, scope: 'block' },
     {
       // The header ends the line (the body follows), holds the whole one-line body, or ends in `;` (abstract, interface, native).
-      re: re(String.raw`^\s*${JAVA_MODS}(?:<[^>]+>\s+)?[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\[\])*\s+(?<name>{ID})\s*\((?:[^;=]*$|[^;{]*\)[^;{]*\{.*\}\s*$|[^;={]*\)\s*(?:throws\s+[^;={]*)?;\s*$)`), hint: ['('],
+      re: re(String.raw`^\s*${JAVA_MODS}(?:<.*?>\s*)?${JAVA_NOT_TYPE}[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\s*\[\])*\s+(?<name>{ID})\s*\((?:[^;=]*$|[^;{]*\)[^;{]*\{.*\}\s*(?:[/][/].*)?$|[^;={]*\)\s*(?:throws\s+[^;={]*)?;\s*$)`), hint: ['('],
       kind: 'method',
       member: true,
       shape: true,
+      notNames: JAVA_NOT_NAMES,
       scope: 'block',
+    },
+    // UPPER_CASE fields (constants by convention) with any modifiers or none (interface constants), initialised later or on the next line.
+    { re: re(String.raw`^\s+${JAVA_MODS}${JAVA_NOT_TYPE}[\w.]+(?:<.*>)?(?:\s*\[\])*\s+(?<name>[A-Z][A-Z0-9_]*)(?:\s*\[\])*\s*(?:[=;,]|$)`), hint: [''], kind: 'constant', member: true },
+    // The declarators after the first of a list (`static final byte\n    A = 0,\n    B = 1;`) that the list goes on after (`,`): the last one
+    // (`B = 1;`) is left out, as it reads like an assignment in a static block.
+    {
+      re: re(String.raw`^\s+(?<name>[A-Z][A-Z0-9_]*)\s*=\s*(?:(?:[^;=(){}"]|\([^()]*\))*,\s*(?:[/][/].*)?)$`),
+      hint: ['='],
+      kind: 'constant',
+      member: true,
     },
   ],
 };
@@ -522,6 +544,14 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
+  // Java headers with a type whose body starts on a later line or after a comment, or whose parameters go on there,
+  // and one-line bodies followed by a comment (`static final int LOCNAM(byte[] b) { return get16(b, 26);} // length`).
+  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@&](?:[\w$ \t<>\[\],.?@&]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\((?:[^;{}=]*\)[ \t]*(?:throws[ \t][^;{}=]*)?(?:\{[ \t]*)?|[^;{}=]*\)[^;{]*\{.*\}[ \t]*|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$`,
+  // Java constructors without a return type: a comment after the `{` or the whole body on the line; capitalised, with the `{` on a later line or the parameters going on there.
+  String.raw`^[ \t]+(?:(?:public|protected|private)[ \t]+)?${PF_ID_REST}+[ \t]*\([^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?\{(?:[ \t]*[/][/].*|.*\}[ \t]*;?[ \t]*(?:[/][/].*)?)$`,
+  String.raw`^[ \t]+[A-Z][\w$]*[ \t]*\((?:[^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$`,
+  // Java UPPER_CASE fields with a type and no modifier the keyword branch knows (interface constants `int ACC_STATIC = 0x0008;`, `volatile`).
+  String.raw`^[ \t]+${DECORATIONS}${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?](?:[\w$ \t<>\[\],.?]|[^\x00-\x7f])*)?[ \t][A-Z][A-Z0-9_]*(?:[ \t]*\[\])*[ \t]*(?:[=;,]|$)`,
   // Java abstract, interface and native method declarations (`byte readByte() throws IOException;`).
   String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@](?:[\w$ \t<>\[\],.?@]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\([^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
