@@ -531,6 +531,17 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ]);
   });
 
+  it('TypeScript: `with`/`catch`/`until` member signatures, type aliases whose type parameters go on on the next lines', () => {
+    table([
+      [
+        'a.d.ts',
+        'interface EventTarget {\n    with(index: number, value: number): Int16Array<ArrayBuffer>;\n    catch(def: Output): ZodCatch<this>;\n    until(other: ZonedDateTimeLike): Duration;\n    if (a) x = b ? c : d;\n}\n',
+        ['1 interface EventTarget', '2 method with (EventTarget)', '3 method catch (EventTarget)', '4 method until (EventTarget)'],
+      ],
+      ['a.ts', 'export type $InferZodRecordInput<\n  Key extends string,\n> = Record<Key, string>;\nexport type CheckParams<T extends Check = Check, // note\n  D = T> = D;\n', ['1 typeParameter $InferZodRecordInput', '4 typeParameter CheckParams']],
+    ]);
+  });
+
   it('C: the typedef name after the closing brace, function-pointer and macro-wrapped typedefs (not their return type)', () => {
     table([
       ['a.h', 'typedef struct {\n  float width;\n} YGSize;\ntypedef enum {\n  A,\n} Mode, *PMode;\n', ['3 typeParameter YGSize', '6 typeParameter Mode']],

@@ -104,6 +104,9 @@ const TS_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstra
 /** What may come before a named function expression on its line besides code: whole one-line strings and comments. */
 const JS_PREFIX_PART = String.raw`"[^"\\]*"|'[^'\\]*'|/\*[^*]*\*/`;
 
+/** The JavaScript statement words a member signature (`name(...): T;`) is refused under; `new`, `delete`, `with`, `catch`, `throw`, `finally` and `until` name members. */
+const TS_SIGNATURE_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'else', 'for', 'while', 'do', 'switch', 'case', 'try', 'return', 'typeof', 'instanceof', 'await', 'yield', 'super', 'this', 'function', 'import', 'export']);
+
 const typescript: Language = {
   id: 'typescript',
   extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
@@ -111,7 +114,8 @@ const typescript: Language = {
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function(?:\s*\*\s*|\s+)(?<name>{JSID})`), hint: ['function'], kind: 'function', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+(?<name>{JSID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?interface\s+(?<name>{JSID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
-    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?type\s+(?<name>{JSID})\s*(?:<.*>)?\s*=`), hint: ['type'], kind: 'typeParameter' },
+    // `type X<` opens its type parameters, which may go on on the next lines (`export type X<\n  T,\n> = ...`).
+    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?type\s+(?<name>{JSID})\s*(?:<.*>\s*=|<|=)`), hint: ['type'], kind: 'typeParameter' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+(?<name>{JSID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?namespace\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?declare\s+module\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['module'], kind: 'module', scope: 'block' },
@@ -147,7 +151,8 @@ const typescript: Language = {
     // A generator's `*` touches its name (`*gen() {`): ` * init(a) { }` is a JSDoc line.
     { re: re(String.raw`^\s+${TS_MODS}\*?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
     // Member signatures of interfaces, declare classes and abstract or overloaded methods: `name?<T>(params): Type;` (the return type tells them from a call statement).
-    { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\??\s*(?:<.*>)?\s*\(.*\)\s*:.*;\s*$`), hint: [';'], kind: 'method', member: true, shape: true },
+    // Statement words never take this shape but for `with`, `catch`, `throw` and `until`, which are method names here (`with(index: number, value: T): this;`).
+    { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\??\s*(?:<.*>)?\s*\(.*\)\s*:.*;\s*$`), hint: [';'], kind: 'method', member: true, shape: true, notNames: TS_SIGNATURE_NOT_NAMES },
     { re: re(String.raw`^\s+(?:(?:public|private|protected)\s+)?(?<name>constructor)\s*\(.*\)\s*;\s*$`), hint: ['constructor'], kind: 'method', member: true },
     { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>`), hint: ['=>'], kind: 'method', member: true, shape: true },
   ],
