@@ -108,6 +108,15 @@ const COUNTED = {
   Sh: { kinds: ['function'] },
 };
 
+/** A TypeScript constant, variable or alias tag whose line declares that name (`const|let|var` … name before any `:` or `=`, `type name`, an import). */
+function declaredOnLine(tag) {
+  const line = tag.pattern ?? '';
+  const name = tag.name.replace(/[$]/g, '\\$');
+  if (tag.kind === 'constant' || tag.kind === 'variable') return new RegExp(`\\b(?:const|let|var)\\s+[^:=]*(?<![\\w$])${name}(?![\\w$])`).test(line);
+  if (tag.kind === 'alias') return new RegExp(`\\btype\\s+${name}(?![\\w$])|\\bimport\\b`).test(line);
+  return true;
+}
+
 function counted(tag) {
   const rule = COUNTED[tag.language];
   if (!rule) return false;
@@ -115,6 +124,9 @@ function counted(tag) {
   if (tag.language === 'JavaScript' && (tag.name.startsWith('AnonymousFunction') || (tag.kind === 'class' && !/\bclass\b/.test(tag.pattern ?? '')))) return false;
   // `export { type A, type B }` re-exports, which ctags tags as aliases.
   if (tag.language === 'TypeScript' && tag.kind === 'alias' && /\b(?:export|import)\s*(?:type\s*)?\{/.test(tag.pattern ?? '')) return false;
+  // ctags' TypeScript parser also names constants and aliases after another word of their line (`core` in
+  // `export const A: core.$constructor<A> = …`, `$`, `satisfies`, `instanceof`, the type after `keyof`): only a name the line declares counts.
+  if (tag.language === 'TypeScript' && !declaredOnLine(tag)) return false;
   if (rule.kinds.includes(tag.kind)) return true;
   // ctags leaves some locals without a scope (TypeScript, JavaScript): module level is also column 0 there.
   if (rule.topLevel?.includes(tag.kind)) return tag.scope === undefined && (tag.language === 'Python' || /^\/\^[^ \t]/.test(tag.pattern ?? ''));
