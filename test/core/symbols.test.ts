@@ -634,6 +634,14 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     expect(ex.symbols).toEqual(extractSymbols(languageOf('a.py')!, doc));
   });
 
+  it('C: a function-pointer typedef whose parameters start on the next line names its type, not its return type', () => {
+    table([['a.h', 'typedef int (*X509_LOOKUP_ctrl_fn)\n    (X509_LOOKUP *ctx, int cmd);\ntypedef void *(*alloc_fn)\n    (size_t n);\n', ['1 typeParameter X509_LOOKUP_ctrl_fn', '3 typeParameter alloc_fn']]]);
+  });
+
+  it('Python: a clause with its body on the line (`try: x = 1`) is no variable named after the keyword', () => {
+    table([['a.py', 'try: import ssl\nexcept ImportError: ssl = None\ntry: x = 1\nexcept: x = 2\nelse: y = 3\nfinally: z = 4\nretry: int = 3\n', ['7 variable retry']]]);
+  });
+
   it('Python: module-level variables in any case', () => {
     table([
       ['a.py', 'import os\nuses_query = [\n    "x",\n]\n_urlopener = None\nMAX = 3\nx == y\ndef f():\n    local = 1\n', ['2 variable uses_query', '5 variable _urlopener', '6 constant MAX', '8 function f']],

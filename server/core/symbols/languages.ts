@@ -166,8 +166,8 @@ const python: Language = {
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^(?<name>[A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'constant', topLevel: true },
-    // Module-level variables in any case (ctags and Python language servers list them).
-    { re: re(String.raw`^(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
+    // Module-level variables in any case (ctags and Python language servers list them); not a clause's one-line body (`try: x = 1`).
+    { re: re(String.raw`^(?!(?:try|except|else|finally)\s*:)(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
   ],
 };
 
@@ -261,7 +261,7 @@ const cpp: Language = {
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})\(`), hint: ['define'], kind: 'function' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
     // Function-pointer typedefs name `(*Name)` or `(MACRO Name)`, not their return type; macro-wrapped types (`STACK_OF(X) Name;`).
-    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*\(`), hint: ['typedef'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*(?:\(|$)`), hint: ['typedef'], kind: 'typeParameter' },
     { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
     // The name after the closing brace of `typedef struct {...} Name;` (the first of `} Name, *PName;`).
     { re: re(String.raw`^\s*\}\s*(?<name>{ID})\s*[;,]`), hint: ['}'], kind: 'typeParameter', shape: true },
@@ -281,8 +281,8 @@ const cpp: Language = {
     },
     // Out-of-line methods `Type Class::name(` and constructors `Class::Class(`.
     { re: re(String.raw`^\s*(?:[\w:<>,*&~]+\s+[*&]*)*${C_OWNERS}(?<owner>{ID})(?:<[^()]*>)?::(?<name>${C_OPERATOR}(?=\()|~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true, scope: 'block' },
-    // Functions and inline methods: a return type, then the name and a parameter list not followed by `;`.
-    { re: re(String.raw`^\s*${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)+(?<name>${C_OPERATOR}(?=\()|${NOT_MACRO}~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
+    // Functions and inline methods: a return type, then the name and a parameter list not followed by `;` (a typedef declares none).
+    { re: re(String.raw`^\s*(?!typedef\b)${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)+(?<name>${C_OPERATOR}(?=\()|${NOT_MACRO}~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
   ],
 };
 
