@@ -635,7 +635,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
   });
 
   it('C: a function-pointer typedef whose parameters start on the next line names its type, not its return type', () => {
-    table([['a.h', 'typedef int (*X509_LOOKUP_ctrl_fn)\n    (X509_LOOKUP *ctx, int cmd);\ntypedef void *(*alloc_fn)\n    (size_t n);\n', ['1 typeParameter X509_LOOKUP_ctrl_fn', '3 typeParameter alloc_fn']]]);
+    table([['a.h', 'typedef int (*X509_LOOKUP_ctrl_fn)\n    (X509_LOOKUP *ctx, int cmd);\ntypedef void *(*alloc_fn)\n    (size_t n);\ntypedef int (WSAAPI* LPFN_WSARECV)\n    (SOCKET s);\ntypedef STACK_OF(X509)\n    *(*lookup_certs_fn)(X509_STORE_CTX *ctx);\n', ['1 typeParameter X509_LOOKUP_ctrl_fn', '3 typeParameter alloc_fn', '5 typeParameter LPFN_WSARECV']]]);
   });
 
   it('Python: a clause with its body on the line (`try: x = 1`) is no variable named after the keyword', () => {

@@ -261,7 +261,9 @@ const cpp: Language = {
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})\(`), hint: ['define'], kind: 'function' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
     // Function-pointer typedefs name `(*Name)` or `(MACRO Name)`, not their return type; macro-wrapped types (`STACK_OF(X) Name;`).
-    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*(?:\(|$)`), hint: ['typedef'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*\(`), hint: ['typedef'], kind: 'typeParameter' },
+    // The same with the parameters on the next line: `(*Name)` then (not `STACK_OF(X509)`, a macro-wrapped type).
+    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s*)?\*\s*(?<name>{ID})\s*\)\s*$`), hint: ['typedef'], kind: 'typeParameter' },
     { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
     // The name after the closing brace of `typedef struct {...} Name;` (the first of `} Name, *PName;`).
     { re: re(String.raw`^\s*\}\s*(?<name>{ID})\s*[;,]`), hint: ['}'], kind: 'typeParameter', shape: true },
@@ -281,8 +283,8 @@ const cpp: Language = {
     },
     // Out-of-line methods `Type Class::name(` and constructors `Class::Class(`.
     { re: re(String.raw`^\s*(?:[\w:<>,*&~]+\s+[*&]*)*${C_OWNERS}(?<owner>{ID})(?:<[^()]*>)?::(?<name>${C_OPERATOR}(?=\()|~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true, scope: 'block' },
-    // Functions and inline methods: a return type, then the name and a parameter list not followed by `;` (a typedef declares none).
-    { re: re(String.raw`^\s*(?!typedef\b)${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)+(?<name>${C_OPERATOR}(?=\()|${NOT_MACRO}~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
+    // Functions and inline methods: a return type, then the name and a parameter list not followed by `;`.
+    { re: re(String.raw`^\s*${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)+(?<name>${C_OPERATOR}(?=\()|${NOT_MACRO}~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
   ],
 };
 
