@@ -517,7 +517,7 @@ const FIRST_TYPE_WORD = identifierExcept(['return', 'await', 'new', 'throw', 'yi
 const DEFINITION_WORDS = [
   'class', 'interface', 'type', 'enum', 'namespace', 'module', 'def', 'fn', 'struct', 'union', 'trait', 'mod', 'func', 'fun', 'object', 'protocol', 'extension',
   'typealias', 'actor', 'record', 'typedef', 'using', 'export', 'declare', 'default', 'public', 'private', 'protected', 'internal', 'fileprivate', 'readonly',
-  'abstract', 'override', 'virtual', 'final', 'sealed', 'open', 'data', 'value', 'inner', 'annotation', 'companion', 'expect', 'actual', 'external', 'operator',
+  'abstract', 'override', 'virtual', 'final', 'sealed', 'transient', 'volatile', 'open', 'data', 'value', 'inner', 'annotation', 'companion', 'expect', 'actual', 'external', 'operator',
   'infix', 'tailrec', 'lateinit', 'suspend', 'inline', 'unsafe', 'extern', 'auto', 'explicit', 'friend', 'static', 'async', 'local', 'synchronized', 'native', 'accessor',
   'get', 'set', 'mutating', 'nonmutating', 'dynamic', 'convenience', 'required', 'nonisolated', 'indirect', 'lazy', 'weak', 'unowned', 'partial', 'file',
 ].join('|');
@@ -551,16 +551,15 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*${DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|extern)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
-  // Java headers with a type whose body starts on a later line or after a comment, or whose parameters go on there,
-  // and one-line bodies followed by a comment (`static final int LOCNAM(byte[] b) { return get16(b, 26);} // length`).
-  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@&](?:[\w$ \t<>\[\],.?@&]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\((?:[^;{}=]*\)[ \t]*(?:throws[ \t][^;{}=]*)?(?:\{[ \t]*)?|[^;{}=]*\)[^;{]*\{.*\}[ \t]*|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$`,
+  // Java headers with a type: abstract, interface and native declarations (`byte readByte() throws IOException;`), the
+  // body on a later line or after a comment, parameters going on on the next line, one-line bodies followed by a comment
+  // (`static final int LOCNAM(byte[] b) { return get16(b, 26);} // length`). One branch: the type-word test is large for ripgrep.
+  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@&](?:[\w$ \t<>\[\],.?@&]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\((?:[^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$|(?:[^;{}=]*\)[ \t]*(?:throws[ \t][^;{}=]*)?(?:\{[ \t]*)?|[^;{}=]*\)[^;{]*\{.*\}[ \t]*|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$)`,
   // Java constructors without a return type: a comment after the `{` or the whole body on the line; capitalised, with the `{` on a later line or the parameters going on there.
   String.raw`^[ \t]+(?:(?:public|protected|private)[ \t]+)?${PF_ID_REST}+[ \t]*\([^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?\{(?:[ \t]*[/][/].*|.*\}[ \t]*;?[ \t]*(?:[/][/].*)?)$`,
   String.raw`^[ \t]+[A-Z][\w$]*[ \t]*\((?:[^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$`,
-  // Java UPPER_CASE fields with a type and no modifier the keyword branch knows (interface constants `int ACC_STATIC = 0x0008;`, `volatile`).
-  String.raw`^[ \t]+${DECORATIONS}${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?](?:[\w$ \t<>\[\],.?]|[^\x00-\x7f])*)?[ \t][A-Z][A-Z0-9_]*(?:[ \t]*\[\])*[ \t]*(?:[=;,]|$)`,
-  // Java abstract, interface and native method declarations (`byte readByte() throws IOException;`).
-  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@](?:[\w$ \t<>\[\],.?@]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\([^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$`,
+  // Java UPPER_CASE fields with a type and no modifier (interface constants `int ACC_STATIC = 0x0008;`, always initialised).
+  String.raw`^[ \t]+[A-Za-z_][\w$.<>\[\], \t?]*[ \t][A-Z][A-Z0-9_]*(?:[ \t]*\[\])*[ \t]*=(?:[^=]|$)`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^[A-Z][A-Z0-9_]*=`,
   String.raw`^${PF_ID_REST}+[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
