@@ -166,8 +166,8 @@ const python: Language = {
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^(?<name>[A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'constant', topLevel: true },
-    // Module-level variables in any case (ctags and Python language servers list them); not a clause's one-line body (`try: x = 1`).
-    { re: re(String.raw`^(?!(?:try|except|else|finally)\s*:)(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
+    // Module-level variables in any case (ctags and Python language servers list them), also as a clause's one-line body (`try: x = 1`: `x`, never `try`).
+    { re: re(String.raw`^(?:(?:try|else|finally|except)\s*:\s*)?(?!(?:try|except|else|finally)\s*:)(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
   ],
 };
 
