@@ -277,7 +277,8 @@ export function declarationShape(family, line, name, col) {
     }
     case 'py': {
       if (/^\s*(?:async\s+)?(?:def|class)\s+$/.test(before)) return 'def/class before the name';
-      if (before === '' && /^\s*(?::[^=]+)?=(?!=)/.test(after)) return 'module-level assignment';
+      // Also the one-line body of a clause: `try: _flatten = _tkinter._flatten`.
+      if (/^(?:(?:try|else|finally|except)\s*:\s*)?$/.test(before) && /^\s*(?::[^=]+)?=(?!=)/.test(after)) return 'module-level assignment';
       return undefined;
     }
     case 'c': {

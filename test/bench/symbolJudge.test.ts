@@ -51,6 +51,7 @@ describe('symbol judge', () => {
     expect(verdict('c', '  FmtAlign(detail::format_adapter &Adapter, AlignStyle Where,', 'FmtAlign')).toMatch(/^true: declaration shape: a function header/);
     expect(verdict('c', 'int main(int argc) {', 'main', true)).toBe('true: ctags tags it on its line');
     expect(verdict('py', 'try: _flatten = _tkinter._flatten', 'try')).toBe('false: a keyword');
+    expect(verdict('py', 'try: _flatten = _tkinter.flatten', '_flatten')).toBe('true: declaration shape: module-level assignment');
     expect(declarationShape('sh', 'deploy () {', 'deploy', 0)).toBe('name() at the line start');
     expect(declarationShape('java', '    return foo(x);', 'foo', 11)).toBeUndefined();
     expect(declarationShape('java', '    byte readByte() throws IOException;', 'readByte', 9)).toMatch(/method header/);

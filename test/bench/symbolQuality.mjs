@@ -198,6 +198,15 @@ const COUNTED = {
   Swift: { kinds: ['func', 'init', 'class', 'struct', 'enum', 'protocol', 'actor', 'typealias', 'let', 'var'] },
 };
 
+/** A TypeScript constant, variable or alias tag whose line declares that name (`const|let|var` … name before any `:` or `=`, `type name`, an import). */
+function declaredOnLine(tag) {
+  const line = tag.pattern ?? '';
+  const name = tag.name.replace(/[$]/g, '\\$');
+  if (tag.kind === 'constant' || tag.kind === 'variable') return new RegExp(`\\b(?:const|let|var)\\s+[^:=]*(?<![\\w$])${name}(?![\\w$])`).test(line);
+  if (tag.kind === 'alias') return new RegExp(`\\btype\\s+${name}(?![\\w$])|\\bimport\\b`).test(line);
+  return true;
+}
+
 function counted(tag) {
   const rule = COUNTED[tag.language];
   if (!rule) return false;
@@ -220,6 +229,9 @@ function counted(tag) {
   if (tag.language === 'Lua' && (tag.name.startsWith('[') && !/^\[["']/.test(tag.name) || !/^\/\^[^(){},]*=\s*\(?\s*function\b|^\/\^\s*(?:local\s+)?function\b/.test(pat))) return false;
   if (tag.language === 'Ruby' && tag.name === 'self') return false;
   if (tag.language === 'C#' && tag.kind === 'property' && /\bwhere\s/.test(pat) && !new RegExp(`\\s${tag.name}\\s*(?:\\{|$)`).test(pat.replace(/\$\/$/, ''))) return false;
+  // ctags' TypeScript parser also names constants and aliases after another word of their line (`core` in
+  // `export const A: core.$constructor<A> = …`, `$`, `satisfies`, `instanceof`, the type after `keyof`): only a name the line declares counts.
+  if (tag.language === 'TypeScript' && !declaredOnLine(tag)) return false;
   if (rule.kinds.includes(tag.kind)) return true;
   // ctags leaves some locals without a scope (TypeScript, JavaScript): module level is also column 0 there.
   if (rule.topLevel?.includes(tag.kind)) return tag.scope === undefined && (tag.language === 'Python' || /^\/\^[^ \t]/.test(tag.pattern ?? ''));

@@ -588,6 +588,17 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ]);
   });
 
+  it('TypeScript: `with`/`catch`/`until` member signatures, type aliases whose type parameters go on on the next lines', () => {
+    table([
+      [
+        'a.d.ts',
+        'interface EventTarget {\n    with(index: number, value: number): Int16Array<ArrayBuffer>;\n    catch(def: Output): ZodCatch<this>;\n    until(other: ZonedDateTimeLike): Duration;\n    if (a) x = b ? c : d;\n}\n',
+        ['1 interface EventTarget', '2 method with (EventTarget)', '3 method catch (EventTarget)', '4 method until (EventTarget)'],
+      ],
+      ['a.ts', 'export type $InferZodRecordInput<\n  Key extends string,\n> = Record<Key, string>;\nexport type CheckParams<T extends Check = Check, // note\n  D = T> = D;\n', ['1 typeParameter $InferZodRecordInput', '4 typeParameter CheckParams']],
+    ]);
+  });
+
   it('C: the typedef name after the closing brace, function-pointer and macro-wrapped typedefs (not their return type)', () => {
     table([
       ['a.h', 'typedef struct {\n  float width;\n} YGSize;\ntypedef enum {\n  A,\n} Mode, *PMode;\n', ['3 typeParameter YGSize', '6 typeParameter Mode']],
@@ -680,6 +691,14 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     expect(ex.symbols).toEqual(extractSymbols(languageOf('a.py')!, doc));
   });
 
+  it('C: a function-pointer typedef whose parameters start on the next line names its type, not its return type', () => {
+    table([['a.h', 'typedef int (*X509_LOOKUP_ctrl_fn)\n    (X509_LOOKUP *ctx, int cmd);\ntypedef void *(*alloc_fn)\n    (size_t n);\ntypedef int (WSAAPI* LPFN_WSARECV)\n    (SOCKET s);\ntypedef STACK_OF(X509)\n    *(*lookup_certs_fn)(X509_STORE_CTX *ctx);\n', ['1 typeParameter X509_LOOKUP_ctrl_fn', '3 typeParameter alloc_fn', '5 typeParameter LPFN_WSARECV']]]);
+  });
+
+  it('Python: a clause with its body on the line (`try: x = 1`) defines its variable, never one named after the keyword', () => {
+    table([['a.py', 'try: import ssl\nexcept ImportError: ssl = None\ntry: _flatten = _tkinter._flatten\nexcept: x = 2\nelse: y = 3\nfinally: z = 4\nretry: int = 3\n', ['3 variable _flatten', '4 variable x', '5 variable y', '6 variable z', '7 variable retry']]]);
+  });
+
   it('Python: module-level variables in any case', () => {
     table([
       ['a.py', 'import os\nuses_query = [\n    "x",\n]\n_urlopener = None\nMAX = 3\nx == y\ndef f():\n    local = 1\n', ['2 variable uses_query', '5 variable _urlopener', '6 constant MAX', '8 function f']],
@@ -694,6 +713,39 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ]);
   });
 });
+
+  it('Java: method names that are statement words elsewhere (`lock`, `print`, `with`, `await`), nested type parameters, `String []`; statements stay refused', () => {
+    table([
+      [
+        'A.java',
+        'public class Console {\n    public final void lock() {\n    }\n    public void print(boolean b) {\n    }\n    public ClassBuilder with(ClassElement e) {\n    }\n    void await() throws InterruptedException;\n    JdkConsole print(Object obj);\n    public static <T extends Object & Comparable<? super T>> T max(Collection<? extends T> coll) {\n    }\n    public abstract String [] getSupportedCipherSuites();\n}\n',
+        ['1 class Console', '2 method lock (Console)', '4 method print (Console)', '6 method with (Console)', '8 method await (Console)', '9 method print (Console)', '10 method max (Console)', '12 method getSupportedCipherSuites (Console)'],
+      ],
+      ['A.java', 'class A {\n    } catch (IOException e) {\n    synchronized (lock) {\n    else if (a) {\n    return foo(x);\n    throw new Error(x);\n    new Thread(r) {\n}\n', ['1 class A']],
+    ]);
+  });
+
+  it('Java: headers over several lines (parameters going on, Allman `{`), comments after the `{`, one-line constructor bodies', () => {
+    table([
+      [
+        'Buffer.java',
+        'abstract class Buffer {\n    Buffer(int mark, int pos,         // package-private\n           int lim) {\n    }\n    Buffer( boolean negSign, int decExponent, byte[] digits, int n)\n    {\n    }\n    Buffer(\n        int cap) {\n    }\n    Buffer(int[] hb, long addr) { // package-private\n    }\n    void decryptBlock(byte[] cipher, int cipherOffset,\n                 byte[] plain, int plainOffset)\n    {\n    }\n    Map<X509Certificate, byte[]> get(CertStatusRequestType type,\n            int n) {\n    }\n    void init(boolean decrypting, String algorithm, byte[] key, byte[] iv)\n            throws InvalidKeyException {\n    }\n    void cancel(SelectionKey k) {                       // package-private\n    }\n    static final int  LOCNAM(byte[] b) { return get16(b, 26);} // filename length\n}\n',
+        ['1 class Buffer', '2 constructor Buffer (Buffer)', '5 constructor Buffer (Buffer)', '8 constructor Buffer (Buffer)', '11 constructor Buffer (Buffer)', '13 method decryptBlock (Buffer)', '17 method get (Buffer)', '20 method init (Buffer)', '23 method cancel (Buffer)', '25 method LOCNAM (Buffer)'],
+      ],
+      ['A.java', 'final class Console {\n    Console() {}\n    private Console(int a) {};\n}\nclass WaitNode {\n    WaitNode() { thread = Thread.currentThread(); }\n    WaitNode(int a) { }\n}\n', ['1 class Console', '2 constructor Console (Console)', '3 constructor Console (Console)', '5 class WaitNode', '6 constructor WaitNode (WaitNode)', '7 constructor WaitNode (WaitNode)']],
+    ]);
+  });
+
+  it('Java: UPPER_CASE fields with any modifiers or none, initialised later or on the next line, and the declarators of a list; not assignments in a static block', () => {
+    table([
+      ['A.java', 'public interface Flags {\n    int ACC_STATIC = 0x0008;\n    byte INTEGER = 0;\n    CodeTransform ACCEPT_ALL = new CodeTransform() {\n    };\n}\n', ['1 interface Flags', '2 constant ACC_STATIC (Flags)', '3 constant INTEGER (Flags)', '4 constant ACCEPT_ALL (Flags)']],
+      [
+        'A.java',
+        "class Op {\n    static final byte\n            AF_GETFIELD        = 0,\n            SIGNED   = (-1) << KIND_SHIFT,   // sign\n            AF_LIMIT = 'V';\n    public static <T> T\n        doPrivileged(PrivilegedAction<T> action) {\n    }\n    @Stable static final int A[] = new int[1056];\n    private static final long COUNT;\n    private static final Control CLASS_ONLY\n        = new NoFallbackControl(FORMAT_CLASS);\n    public static ObjectIdentifier NETSCAPE_OID =\n            ObjectIdentifier.of(X);\n    private final String SPECIES_DATA_NAME = sdAccessor.getName();\n    volatile int STATE;\n    static {\n        MIDNIGHT = HOURS[0];\n        DEBUG = true;\n        PAGE_SIZE = 0;\n        COUNT = get(a,\n            b);\n    }\n}\n",
+        ['1 class Op', '3 constant AF_GETFIELD (Op)', '4 constant SIGNED (Op)', '7 method doPrivileged (Op)', '9 constant A (Op)', '10 constant COUNT (Op)', '11 constant CLASS_ONLY (Op)', '13 constant NETSCAPE_OID (Op)', '15 constant SPECIES_DATA_NAME (Op)', '16 constant STATE (Op)'],
+      ],
+    ]);
+  });
 
 describe('issue 14: JavaScript function values, named function expressions and object literal methods (ctags finds them)', () => {
   it('dotted assignments of functions (`exports.f = function (`), functions bound to a local, named function expressions anywhere', () => {

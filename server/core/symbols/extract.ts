@@ -37,7 +37,7 @@ const GROUP_ENTRY = /\t([A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*((?:[ \t]+[\w
 /** The rule an entry is recorded as, per kind code. */
 const GROUP_RULES: CompiledRule[] = [];
 for (const kind of [CONSTANT, VARIABLE, TYPE, STRUCT, INTERFACE]) {
-  GROUP_RULES[kind] = { re: GROUP_ENTRY, hint: [], kindCode: kind, inClassCode: -1, withOwnerCode: -1, scope: 0, scopeOnly: false, member: false, topLevel: false, ctorByName: false, shape: false };
+  GROUP_RULES[kind] = { re: GROUP_ENTRY, hint: [], kindCode: kind, inClassCode: -1, withOwnerCode: -1, scope: 0, scopeOnly: false, member: false, topLevel: false, ctorByName: false, shape: false, notNames: NOT_NAMES };
 }
 
 /**
@@ -245,7 +245,7 @@ export class FileExtractor {
       this.open(top, indent, owner, true);
       return true;
     }
-    if (name === undefined || (rule.shape && NOT_NAMES.has(name))) return false;
+    if (name === undefined || (rule.shape && rule.notNames.has(name))) return false;
     // What follows runs the same operations for every definition, whatever the language: one that
     // only some languages reach (an owner, a constructor by name), met for the first time late in
     // an index build, would make V8 throw away the optimised code. Hence comparisons that run
@@ -327,6 +327,7 @@ interface CompiledRule {
   topLevel: boolean;
   ctorByName: boolean;
   shape: boolean;
+  notNames: ReadonlySet<string>;
 }
 
 interface Matcher {
@@ -412,6 +413,7 @@ function matcherOf(language: Language): Matcher {
     topLevel: r.topLevel === true,
     ctorByName: r.ctorByName === true,
     shape: r.shape === true,
+    notNames: r.notNames ?? NOT_NAMES,
   }));
   const ruleAt = Int32Array.from(groupRule);
   // `(?![ \t])` after the indentation: giving back a blank cannot help an alternative (none starts

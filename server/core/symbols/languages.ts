@@ -26,6 +26,8 @@ export interface Rule {
   ctorByName?: boolean;
   /** Found by shape (`name(...)`), not by a keyword: statement words like `if` or `while` are refused. */
   shape?: boolean;
+  /** The statement words a shape rule refuses, when not every language's (`lock`, `print`, `with` are Java method names). */
+  notNames?: ReadonlySet<string>;
 }
 
 export interface Language {
@@ -108,6 +110,9 @@ const TS_MODS = String.raw`(?:(?:public|private|protected|static|readonly|abstra
 /** What may come before a named function expression on its line besides code: whole one-line strings and comments. */
 const JS_PREFIX_PART = String.raw`"[^"\\]*"|'[^'\\]*'|/\*[^*]*\*/`;
 
+/** The JavaScript statement words a member signature (`name(...): T;`) is refused under; `new`, `delete`, `with`, `catch`, `throw`, `finally` and `until` name members. */
+const TS_SIGNATURE_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'else', 'for', 'while', 'do', 'switch', 'case', 'try', 'return', 'typeof', 'instanceof', 'await', 'yield', 'super', 'this', 'function', 'import', 'export']);
+
 const typescript: Language = {
   id: 'typescript',
   extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
@@ -115,7 +120,8 @@ const typescript: Language = {
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function(?:\s*\*\s*|\s+)(?<name>{JSID})`), hint: ['function'], kind: 'function', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+(?<name>{JSID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?interface\s+(?<name>{JSID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
-    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?type\s+(?<name>{JSID})\s*(?:<.*>)?\s*=`), hint: ['type'], kind: 'typeParameter' },
+    // `type X<` opens its type parameters, which may go on on the next lines (`export type X<\n  T,\n> = ...`).
+    { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?type\s+(?<name>{JSID})\s*(?:<.*>\s*=|<|=)`), hint: ['type'], kind: 'typeParameter' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+(?<name>{JSID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?namespace\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?declare\s+module\s+(?<name>{JSID}(?:\.{JSID})*)`), hint: ['module'], kind: 'module', scope: 'block' },
@@ -151,7 +157,8 @@ const typescript: Language = {
     // A generator's `*` touches its name (`*gen() {`): ` * init(a) { }` is a JSDoc line.
     { re: re(String.raw`^\s+${TS_MODS}\*?(?<name>#?{JSID})\s*(?:<[^()]*>)?\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^;{]*)?\{\s*(?:\}\s*)?$`), hint: ['('], kind: 'method', member: true, shape: true },
     // Member signatures of interfaces, declare classes and abstract or overloaded methods: `name?<T>(params): Type;` (the return type tells them from a call statement).
-    { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\??\s*(?:<.*>)?\s*\(.*\)\s*:.*;\s*$`), hint: [';'], kind: 'method', member: true, shape: true },
+    // Statement words never take this shape but for `with`, `catch`, `throw` and `until`, which are method names here (`with(index: number, value: T): this;`).
+    { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\??\s*(?:<.*>)?\s*\(.*\)\s*:.*;\s*$`), hint: [';'], kind: 'method', member: true, shape: true, notNames: TS_SIGNATURE_NOT_NAMES },
     { re: re(String.raw`^\s+(?:(?:public|private|protected)\s+)?(?<name>constructor)\s*\(.*\)\s*;\s*$`), hint: ['constructor'], kind: 'method', member: true },
     { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>`), hint: ['=>'], kind: 'method', member: true, shape: true },
   ],
@@ -165,8 +172,8 @@ const python: Language = {
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^(?<name>[A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'constant', topLevel: true },
-    // Module-level variables in any case (ctags and Python language servers list them).
-    { re: re(String.raw`^(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
+    // Module-level variables in any case (ctags and Python language servers list them), also as a clause's one-line body (`try: x = 1`: `x`, never `try`).
+    { re: re(String.raw`^(?:(?:try|else|finally|except)\s*:\s*)?(?!(?:try|except|else|finally)\s*:)(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
   ],
 };
 
@@ -264,6 +271,8 @@ const cpp: Language = {
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
     // Function-pointer typedefs name `(*Name)` or `(MACRO Name)`, not their return type; macro-wrapped types (`STACK_OF(X) Name;`).
     { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*\(`), hint: ['typedef'], kind: 'typeParameter' },
+    // The same with the parameters on the next line: `(*Name)` then (not `STACK_OF(X509)`, a macro-wrapped type).
+    { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s*)?\*\s*(?<name>{ID})\s*\)\s*$`), hint: ['typedef'], kind: 'typeParameter' },
     { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
     // The name after the closing brace of `typedef struct {...} Name;` (the first of `} Name, *PName;`).
     { re: re(String.raw`^\s*\}\s*(?<name>{ID})\s*[;,]`), hint: ['}'], kind: 'typeParameter', shape: true },
@@ -289,6 +298,12 @@ const cpp: Language = {
 };
 
 const JAVA_MODS = String.raw`(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
+/** Words that start Java statements: never a return type or a field's type. */
+const JAVA_NOT_TYPE = String.raw`(?!(?:return|throw|new|else|case|yield|assert|break|continue|goto)\b)`;
+/** Statement words that take a header's shape in Java; any other name is a method's, however it reads elsewhere (`lock`, `print`, `with`, `await`). */
+const JAVA_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'for', 'while', 'switch', 'catch', 'try', 'synchronized', 'return', 'throw', 'new', 'else', 'do', 'super', 'this', 'assert', 'yield', 'case', 'finally']);
+/** Parameters going on on the next line, the last one on this line typed (`(T a, U b,`): a call's arguments are not. */
+const JAVA_PARAMS_OPEN = String.raw`[^;{}()=]*[\w>\]][ \t]+[A-Za-z_$][\w$]*[ \t]*,[ \t]*(?:[/][/].*)?`;
 const java: Language = {
   id: 'java',
   extensions: ['java'],
@@ -298,16 +313,30 @@ const java: Language = {
     { re: re(String.raw`^\s*${JAVA_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}static\s+final\s+[\w<>\[\],.?\s]+?\s+(?<name>[A-Z][A-Z0-9_]*)\s*=`), hint: ['final'], kind: 'constant' },
     // Methods and constructors open a block, so that the statements of their bodies are never members.
-    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\([^;]*$`), hint: ['('], kind: 'constructor', member: true, shape: true, scope: 'block' },
-    // A package-private constructor: `Name(params) {` named as its class (anything else of that shape is no Java member).
-    { re: re(String.raw`^\s+(?<name>{ID})\s*\([^;]*\)\s*(?:throws\s+[^;{]*)?\{\s*$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, scope: 'block' },
+    { re: re(String.raw`^\s*(?:(?:public|protected|private)\s+)(?<name>{ID})\s*\((?:[^;]*$|[^;{]*\)\s*\{.*\}\s*;?\s*(?:[/][/].*)?$)`), hint: ['('], kind: 'constructor', member: true, shape: true, notNames: JAVA_NOT_NAMES, scope: 'block' },
+    // A package-private constructor: `Name(params) {` named as its class (anything else of that shape is no Java member),
+    // also with a comment after the `{`, or its whole body on the line (`Console() {}`).
+    { re: re(String.raw`^\s+(?<name>{ID})\s*\([^;]*\)\s*(?:throws\s+[^;{]*)?(?:\{\s*(?:[/][/].*)?|\{.*\}\s*;?\s*(?:[/][/].*)?)$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, notNames: JAVA_NOT_NAMES, scope: 'block' },
+    // The same, its `{` on a later line (Allman style) or its parameters going on there; capitalised, as class names are (a call is not).
+    { re: re(String.raw`^\s+(?<name>[A-Z][\w$]*)\s*\((?:[^;{}]*\)\s*(?:throws\s+[^;{]*)?(?:[/][/].*)?|${JAVA_PARAMS_OPEN}|\s*)$`), hint: ['('], kind: 'method', member: true, ctorByName: true, shape: true, notNames: JAVA_NOT_NAMES, scope: 'block' },
     {
       // The header ends the line (the body follows), holds the whole one-line body, or ends in `;` (abstract, interface, native).
-      re: re(String.raw`^\s*${JAVA_MODS}(?:<[^>]+>\s+)?[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\[\])*\s+(?<name>{ID})\s*\((?:[^;=]*$|[^;{]*\)[^;{]*\{.*\}\s*$|[^;={]*\)\s*(?:throws\s+[^;={]*)?;\s*$)`), hint: ['('],
+      re: re(String.raw`^\s*${JAVA_MODS}(?:<.*?>\s*)?${JAVA_NOT_TYPE}[\w<>\[\],.?]+(?:\s*<[^=;]*>)?(?:\s*\[\])*\s+(?<name>{ID})\s*\((?:[^;=]*$|[^;{]*\)[^;{]*\{.*\}\s*(?:[/][/].*)?$|[^;={]*\)\s*(?:throws\s+[^;={]*)?;\s*$)`), hint: ['('],
       kind: 'method',
       member: true,
       shape: true,
+      notNames: JAVA_NOT_NAMES,
       scope: 'block',
+    },
+    // UPPER_CASE fields (constants by convention) with any modifiers or none (interface constants), initialised later or on the next line.
+    { re: re(String.raw`^\s+${JAVA_MODS}${JAVA_NOT_TYPE}[\w.]+(?:<.*>)?(?:\s*\[\])*\s+(?<name>[A-Z][A-Z0-9_]*)(?:\s*\[\])*\s*(?:[=;,]|$)`), hint: [''], kind: 'constant', member: true },
+    // The declarators after the first of a list (`static final byte\n    A = 0,\n    B = 1;`) that the list goes on after (`,`): the last one
+    // (`B = 1;`) is left out, as it reads like an assignment in a static block.
+    {
+      re: re(String.raw`^\s+(?<name>[A-Z][A-Z0-9_]*)\s*=\s*(?:(?:[^;=(){}"]|\([^()]*\))*,\s*(?:[/][/].*)?)$`),
+      hint: ['='],
+      kind: 'constant',
+      member: true,
     },
   ],
 };
@@ -515,7 +544,7 @@ const FIRST_TYPE_WORD = identifierExcept(['return', 'await', 'new', 'throw', 'yi
 const DEFINITION_WORDS = [
   'class', 'interface', 'type', 'enum', 'namespace', 'module', 'def', 'fn', 'struct', 'union', 'trait', 'mod', 'func', 'fun', 'object', 'protocol', 'extension',
   'typealias', 'actor', 'record', 'typedef', 'using', 'export', 'declare', 'default', 'public', 'private', 'protected', 'internal', 'fileprivate', 'readonly',
-  'abstract', 'override', 'virtual', 'final', 'sealed', 'open', 'data', 'value', 'inner', 'annotation', 'companion', 'expect', 'actual', 'external', 'operator',
+  'abstract', 'override', 'virtual', 'final', 'sealed', 'transient', 'volatile', 'open', 'data', 'value', 'inner', 'annotation', 'companion', 'expect', 'actual', 'external', 'operator',
   'infix', 'tailrec', 'lateinit', 'suspend', 'inline', 'unsafe', 'extern', 'auto', 'explicit', 'friend', 'static', 'async', 'local', 'synchronized', 'native', 'accessor',
   'get', 'set', 'mutating', 'nonmutating', 'dynamic', 'convenience', 'required', 'nonisolated', 'indirect', 'lazy', 'weak', 'unowned', 'partial', 'file', 'safe', 'optional', 'prefix', 'postfix', 'package', 'distributed',
 ].join('|');
@@ -555,8 +584,15 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^[ \t]*${LEADING_DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
-  // Java abstract, interface and native method declarations (`byte readByte() throws IOException;`).
-  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@](?:[\w$ \t<>\[\],.?@]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\([^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$`,
+  // Java headers with a type: abstract, interface and native declarations (`byte readByte() throws IOException;`), the
+  // body on a later line or after a comment, parameters going on on the next line, one-line bodies followed by a comment
+  // (`static final int LOCNAM(byte[] b) { return get16(b, 26);} // length`). One branch: the type-word test is large for ripgrep.
+  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@&](?:[\w$ \t<>\[\],.?@&]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\((?:[^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$|(?:[^;{}=]*\)[ \t]*(?:throws[ \t][^;{}=]*)?(?:\{[ \t]*)?|[^;{}=]*\)[^;{]*\{.*\}[ \t]*|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$)`,
+  // Java constructors without a return type: a comment after the `{` or the whole body on the line; capitalised, with the `{` on a later line or the parameters going on there.
+  String.raw`^[ \t]+(?:(?:public|protected|private)[ \t]+)?${PF_ID_REST}+[ \t]*\([^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?\{(?:[ \t]*[/][/].*|.*\}[ \t]*;?[ \t]*(?:[/][/].*)?)$`,
+  String.raw`^[ \t]+[A-Z][\w$]*[ \t]*\((?:[^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$`,
+  // Java UPPER_CASE fields with a type and no modifier (interface constants `int ACC_STATIC = 0x0008;`, always initialised).
+  String.raw`^[ \t]+[A-Za-z_][\w$.<>\[\], \t?]*[ \t][A-Z][A-Z0-9_]*(?:[ \t]*\[\])*[ \t]*=(?:[^=]|$)`,
   String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
   String.raw`^[A-Z][A-Z0-9_]*=`,
   String.raw`^${PF_ID_REST}+[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
