@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, chownSync, existsSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CAPS_VSCODE } from '../helpers/lspClient.js';
+import { CAPS_VSCODE, SERVER_JS } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
 
 const { setup, start } = serverFixture();
@@ -88,7 +88,18 @@ describe('permissions', () => {
     expect([st.uid, st.gid, st.mode & 0o7777, ws.read('theirs.ts')]).toEqual([1234, 5678, 0o640, 'new\n']);
   });
 
-  describe.runIf(process.getuid?.() === 0 && existsSync('/usr/bin/setpriv'))('an unprivileged server (setpriv as nobody)', () => {
+  /** Whether user nobody can run the server at all: a checkout under a 0700 folder (e.g. `mktemp -d`) keeps it out. */
+  function nobodyCanRunServer(): boolean {
+    if (process.getuid?.() !== 0 || !existsSync('/usr/bin/setpriv')) return false;
+    try {
+      execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', 'require("node:fs").accessSync(process.argv[1], require("node:fs").constants.R_OK)', SERVER_JS], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  describe.runIf(nobodyCanRunServer())('an unprivileged server (setpriv as nobody)', () => {
     const NOBODY = 65534;
     const runAs = ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'];
 
