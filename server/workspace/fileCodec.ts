@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { fail, type Result } from '../core/result.js';
+import { fail, type Failure, type Result } from '../core/result.js';
 import { openedAt } from './pinnedFolder.js';
 import { breathe } from './timeSlice.js';
 
@@ -70,7 +70,7 @@ export async function readRegularFile(
   displayPath: string,
   maxFileSize: number,
   options: { confined?: boolean } = {},
-): Promise<Result<{ buf: Buffer; mode: number; mtimeMs: number; stamp: string }>> {
+): Promise<Result<RegularFile>> {
   // stat by path first: it rejects directories and pipes before anything is opened.
   let st: Stats;
   try {
@@ -78,42 +78,23 @@ export async function readRegularFile(
   } catch (err) {
     return statFailure(err, displayPath);
   }
-  if (st.isDirectory()) return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath });
-  if (!st.isFile()) return notRegular(displayPath, st);
-  if (st.size > maxFileSize) return tooLarge(displayPath, st.size, maxFileSize);
-
-  let buf: Buffer;
-  let mode: number;
-  let mtimeMs: number;
-  let stamp: string;
+  const refused = refusedByStat(st, displayPath, maxFileSize);
+  if (refused) return refused;
   try {
     const handle = await open(absPath, OPEN_FLAGS);
     try {
       // `confined`: absPath is a checked real path; a folder on it swapped for a link since then must not
       // make this read another file (outside the workspace).
-      if (options.confined && !openedAt(handle.fd, absPath)) {
-        return fail('stale', `${displayPath} was moved or a folder on its path was replaced (e.g. by a symbolic link) while the command waited; nothing read, run the command again`, {
-          path: displayPath,
-        });
-      }
+      if (options.confined && !openedAt(handle.fd, absPath)) return movedWhileWaiting(displayPath);
       // fstat the opened file: it may have been replaced since the stat above.
       const fst = await handle.stat({ bigint: true });
-      if (!fst.isFile()) return notRegular(displayPath, fst);
-      if (fst.size > BigInt(maxFileSize)) return tooLarge(displayPath, Number(fst.size), maxFileSize);
-      buf = await readWhole(handle, Number(fst.size));
-      mode = Number(fst.mode) & 0o7777;
-      mtimeMs = Number(fst.mtimeNs / 1000n) / 1000;
-      // A file that grew while it was read gets a stamp that cannot match (its size differs), so the write is refused.
-      stamp = fileStamp(fst);
+      return refusedOpened(fst, displayPath, maxFileSize) ?? regularFile(await readWhole(handle, Number(fst.size)), fst, displayPath, maxFileSize);
     } finally {
       await handle.close();
     }
   } catch (err) {
     return statFailure(err, displayPath);
   }
-  // The file may have grown between fstat and the read.
-  if (buf.length > maxFileSize) return tooLarge(displayPath, buf.length, maxFileSize);
-  return { ok: true, buf, mode, mtimeMs, stamp };
 }
 
 /** readRegularFile in synchronous calls (same checks, same order); for reads done one after another on the main thread. */
@@ -122,44 +103,63 @@ export function readRegularFileSync(
   displayPath: string,
   maxFileSize: number,
   options: { confined?: boolean } = {},
-): Result<{ buf: Buffer; mode: number; mtimeMs: number; stamp: string }> {
+): Result<RegularFile> {
   let st: Stats;
   try {
     st = statSync(absPath);
   } catch (err) {
     return statFailure(err, displayPath);
   }
-  if (st.isDirectory()) return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath });
-  if (!st.isFile()) return notRegular(displayPath, st);
-  if (st.size > maxFileSize) return tooLarge(displayPath, st.size, maxFileSize);
-
-  let buf: Buffer;
-  let mode: number;
-  let mtimeMs: number;
-  let stamp: string;
+  const refused = refusedByStat(st, displayPath, maxFileSize);
+  if (refused) return refused;
   try {
     const fd = openSync(absPath, OPEN_FLAGS);
     try {
-      if (options.confined && !openedAt(fd, absPath)) {
-        return fail('stale', `${displayPath} was moved or a folder on its path was replaced (e.g. by a symbolic link) while the command waited; nothing read, run the command again`, {
-          path: displayPath,
-        });
-      }
+      if (options.confined && !openedAt(fd, absPath)) return movedWhileWaiting(displayPath);
       const fst = fstatSync(fd, { bigint: true });
-      if (!fst.isFile()) return notRegular(displayPath, fst);
-      if (fst.size > BigInt(maxFileSize)) return tooLarge(displayPath, Number(fst.size), maxFileSize);
-      buf = readWholeSync(fd, Number(fst.size));
-      mode = Number(fst.mode) & 0o7777;
-      mtimeMs = Number(fst.mtimeNs / 1000n) / 1000;
-      stamp = fileStamp(fst);
+      return refusedOpened(fst, displayPath, maxFileSize) ?? regularFile(readWholeSync(fd, Number(fst.size)), fst, displayPath, maxFileSize);
     } finally {
       closeSync(fd);
     }
   } catch (err) {
     return statFailure(err, displayPath);
   }
+}
+
+/** A regular file's bytes as read, with what a later write checks against. */
+interface RegularFile {
+  buf: Buffer;
+  mode: number;
+  mtimeMs: number;
+  /** fileStamp of the opened file: a file that grew while it was read cannot match it (its size differs), so its write is refused. */
+  stamp: string;
+}
+
+/** The stat by path: a directory, a special file or one over maxFileSize is refused before anything is opened. */
+function refusedByStat(st: Stats, displayPath: string, maxFileSize: number): Failure | undefined {
+  if (st.isDirectory()) return fail('io_error', `${displayPath} is a directory; pass the path of a file`, { path: displayPath });
+  if (!st.isFile()) return notRegular(displayPath, st);
+  if (st.size > maxFileSize) return tooLarge(displayPath, st.size, maxFileSize);
+  return undefined;
+}
+
+/** The fstat of the opened file, which may have been replaced since the stat by path. */
+function refusedOpened(fst: BigIntStats, displayPath: string, maxFileSize: number): Failure | undefined {
+  if (!fst.isFile()) return notRegular(displayPath, fst);
+  if (fst.size > BigInt(maxFileSize)) return tooLarge(displayPath, Number(fst.size), maxFileSize);
+  return undefined;
+}
+
+function regularFile(buf: Buffer, fst: BigIntStats, displayPath: string, maxFileSize: number): Result<RegularFile> {
+  // The file may have grown between fstat and the read.
   if (buf.length > maxFileSize) return tooLarge(displayPath, buf.length, maxFileSize);
-  return { ok: true, buf, mode, mtimeMs, stamp };
+  return { ok: true, buf, mode: Number(fst.mode) & 0o7777, mtimeMs: Number(fst.mtimeNs / 1000n) / 1000, stamp: fileStamp(fst) };
+}
+
+function movedWhileWaiting(displayPath: string): Failure {
+  return fail('stale', `${displayPath} was moved or a folder on its path was replaced (e.g. by a symbolic link) while the command waited; nothing read, run the command again`, {
+    path: displayPath,
+  });
 }
 
 /** readWhole in synchronous calls, on a descriptor. */

@@ -167,26 +167,14 @@ export function lexRegions(text, family) {
       prev = '"';
       continue;
     }
-    if (lx.template && c === '`') {
-      // A template literal: text up to the closing backtick or `${`, which starts code.
-      let k = i + 1;
-      while (k < n && text[k] !== '`' && !(text[k] === '$' && text[k + 1] === '{')) k += text[k] === '\\' ? 2 : 1;
-      if (text[k] === '$') {
-        out.push([i, k, 'string']);
-        templates.push(braces);
-        braces++;
-        i = k + 2;
-      } else {
-        out.push([i, Math.min(n, k + 1), 'string']);
-        i = k + 1;
+    // A template literal's text, from its opening backtick or from the `}` that ends a `${...}` in it,
+    // up to the closing backtick or the next `${`, which starts code.
+    const inTemplate = lx.template && (c === '`' || (c === '}' && templates.length > 0 && braces - 1 === templates[templates.length - 1]));
+    if (inTemplate) {
+      if (c === '}') {
+        templates.pop();
+        braces--;
       }
-      prev = '"';
-      continue;
-    }
-    if (lx.template && c === '}' && templates.length > 0 && braces - 1 === templates[templates.length - 1]) {
-      // The end of a `${...}`: the template's text goes on.
-      templates.pop();
-      braces--;
       let k = i + 1;
       while (k < n && text[k] !== '`' && !(text[k] === '$' && text[k + 1] === '{')) k += text[k] === '\\' ? 2 : 1;
       if (text[k] === '$') {
