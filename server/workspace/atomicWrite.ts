@@ -10,7 +10,7 @@ import { copyFile, link, open, readdir, unlink, constants } from 'node:fs/promis
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../core/result.js';
 import { fileStamp, readWholeSync } from './fileCodec.js';
-import { pinFolder, pinFolderSync, removeFolders, type PinnedFolder } from './pinnedFolder.js';
+import { pinFolder, removeFolders, type PinnedFolder } from './pinnedFolder.js';
 import { mapLimited } from './limited.js';
 import { breathe } from './timeSlice.js';
 
@@ -357,15 +357,10 @@ export async function writeFilesAtomic(
     for (const item of items) {
       const dir = path.dirname(item.absPath);
       if (folders.has(dir)) continue;
-      const pinned = pinFolderSync(dir);
-      if (pinned instanceof Error || pinned === 'moved') {
-        // The slow path says why (and in the same words as a single write).
-        const explained = await pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
-        if (!explained.ok) return explained;
-        folders.set(dir, explained.folder);
-      } else {
-        folders.set(dir, pinned);
-      }
+      // Without folder creation pinFolder is synchronous calls (pinFolderSync) and a message on failure.
+      const pinned = await pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
+      if (!pinned.ok) return pinned;
+      folders.set(dir, pinned.folder);
     }
     // Descriptors stay open from the write to the fsync, unless a batch is so large that it could run out of them.
     const keepOpen = items.length <= KEEP_OPEN_MAX;

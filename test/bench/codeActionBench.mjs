@@ -2,44 +2,17 @@
 // two pending previews) over stdio, against plain Node scanning the same text with regexes; and a
 // preview + editls.applyPreview round trip on a closed 10 MB file against plain Node's
 // read-replace-write. Editors such as VS Code ask for code actions on every cursor move.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
 import { corpusText } from './corpus.mjs';
+import { startServer, stopServer } from './server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/editls.js');
 const ms = (v) => `${v.toFixed(2)} ms`;
 const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function start(root) {
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
-  conn.onRequest('workspace/configuration', () => [null]);
-  conn.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'bench client applies nothing' }));
-  conn.onNotification('textDocument/publishDiagnostics', () => undefined);
-  conn.listen();
-  await conn.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(root).href,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'bench' }],
-    capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } } },
-    initializationOptions: { maxFileSize: 64 * 1024 * 1024 },
-  });
-  conn.sendNotification('initialized', {});
-  return { proc, conn };
-}
-
-async function stop({ proc, conn }) {
-  await conn.sendRequest('shutdown');
-  conn.sendNotification('exit');
-  await new Promise((r) => proc.on('exit', r));
-  conn.dispose();
-}
 
 /** What a plain script does to decide the same offers: count trailing-whitespace lines and line-ending kinds. */
 function plainScan(text) {
@@ -63,7 +36,7 @@ export async function runCodeActionBench() {
         .join('\n');
     const file = path.join(dir, 'big.js');
     writeFileSync(file, text);
-    const server = await start(dir);
+    const server = await startServer(dir, { maxFileSize: 64 * 1024 * 1024 }, { applyEdit: () => ({ applied: false, failureReason: 'bench client applies nothing' }) });
     const uri = pathToFileURL(file).href;
     server.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'javascript', version: 1, text } });
     for (const word of ['ONE', 'TWO']) {
@@ -129,7 +102,7 @@ export async function runCodeActionBench() {
       ratio: `${(p50(round) / p50(plainRound)).toFixed(2)}x`,
       target: '<= 2x editls.edit',
     });
-    await stop(server);
+    await stopServer(server);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

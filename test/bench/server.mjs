@@ -1,5 +1,5 @@
 // The editls server a benchmark talks to: dist/editls.js over stdio, initialized on one folder, with
-// a client that accepts every workspace/applyEdit and ignores logs, hints and progress.
+// a client that accepts every workspace/applyEdit (unless told otherwise) and ignores logs, hints and progress.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,13 +7,14 @@ import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } fr
 
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/editls.js');
 
-export async function startServer(root, initializationOptions) {
+/** `applyEdit`: the client's answer to workspace/applyEdit (default: applied). */
+export async function startServer(root, initializationOptions, { applyEdit = () => ({ applied: true }) } = {}) {
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/u).filter((a) => a !== '');
   const proc = spawn(process.execPath, [...nodeArgs, SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
   conn.onRequest('workspace/configuration', () => [null]);
-  conn.onRequest('workspace/applyEdit', () => ({ applied: true }));
+  conn.onRequest('workspace/applyEdit', applyEdit);
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.onNotification('textDocument/publishDiagnostics', () => undefined);
   conn.onNotification('window/logMessage', () => undefined);
