@@ -3,7 +3,7 @@
 // the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
 // promise settles.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rgMessage, type RgMessage } from './ripgrepSchema.js';
+import { parseRgMessage, type RgMessage } from './ripgrepSchema.js';
 
 export type Flow = 'continue' | 'stop';
 
@@ -124,20 +124,13 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
       if (line === '') return 'continue';
       if (run.onLine) return run.onLine(line);
       if (!run.onMessage) return 'continue';
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
+      const message = parseRgMessage(line);
+      if (message === undefined) {
         if (malformed.length < 5) malformed.push(line.slice(0, 200));
         return 'continue';
       }
-      const parsed = rgMessage.safeParse(json);
-      if (!parsed.success) {
-        if (malformed.length < 5) malformed.push(line.slice(0, 200));
-        return 'continue';
-      }
-      if (parsed.data.type === 'summary') sawSummary = true;
-      return run.onMessage(parsed.data);
+      if (message.type === 'summary') sawSummary = true;
+      return run.onMessage(message);
     };
 
     let rest = '';

@@ -1,4 +1,5 @@
-// editls.searchFiles' IO: one parallel ripgrep `--json` run over the scope (ripgrep's own speed), its
+// editls.searchFiles' IO: one parallel ripgrep `--json` run over the scope (ripgrep's own speed; context
+// lines read from the few files with hits, searchContext.ts), its
 // files sorted by path into the core collector; when it finds more matching lines than the cap, one
 // `--sort path` run streamed into the collector until the cap is passed, so the kept lines are always
 // the first in path order. Open documents whose text differs from disk are searched as buffers (one
@@ -6,6 +7,7 @@
 // goes on a command line (Linux refuses 128 KiB arguments). ripgrep runs from inside the scope's real
 // path, which is checked again after the run, and a file whose real path left the scope meanwhile is
 // dropped (a folder swapped for a link is never followed).
+import { isUtf8 } from 'node:buffer';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { stat, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -22,6 +24,7 @@ import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
 import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
+import { fileContextAround, type Hit } from './searchContext.js';
 
 export interface SearchRequest {
   /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
@@ -46,8 +49,9 @@ export interface SearchOutcome {
   /** ripgrep was stopped once the cap was passed, before it finished the walk. */
   stoppedEarly: boolean;
   /**
-   * How ripgrep walked the scope: `parallel` (its default, unordered: the files are sorted here), then
-   * `sorted` (`--sort path`, one thread) only when the parallel walk found more than maxResults lines.
+   * How ripgrep walked the scope: `parallel` (its default, unordered: the files are sorted here), a
+   * second `parallel` with --context when the first run's context lines could not be read from the
+   * files, then `sorted` (`--sort path`, one thread) only when a parallel walk found more than maxResults lines.
    */
   walks: ('parallel' | 'sorted')[];
 }
@@ -132,9 +136,12 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     // --max-count, which still prints the after-context the cap needs) and whether it is binary.
     interface DiskFile {
       rel: string;
+      abs: string;
       file: FileHits;
       binary: boolean;
       matches: number;
+      /** The matching lines as ripgrep printed them, kept when its context lines are read here (readContext). */
+      hits?: Hit[];
     }
     // Every run's files go through here in path order, buffers merged in between; true once the cap is passed.
     const feed = (d: DiskFile): boolean => {
@@ -146,6 +153,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     const report = () => req.onProgress?.(collector.matchCount, collector.files.length);
     const maxCount = String(req.maxResults + 1);
     const runFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount, '--context', String(req.contextLines)];
+    const noContextFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount];
 
     /**
      * One ripgrep --json run, its files kept whole (ripgrep prints each file's messages together, in
@@ -153,7 +161,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
      * that. `onFile`: called with each file as it ends instead (a sorted run feeds the collector so);
      * true ends the run.
      */
-    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean } = {}) => {
+    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; keepHits?: boolean } = {}) => {
       const files: DiskFile[] = [];
       let current: (DiskFile & { skip: boolean }) | undefined;
       let received = 0;
@@ -168,7 +176,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               const outside = abs !== '' && !confined(abs, rawPath(scopeDir, m.data.path ?? undefined));
               if (outside) dropped.add(abs);
               const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
-              current = { rel: skip ? '' : relToScope(abs), file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip };
+              current = { rel: skip ? '' : relToScope(abs), abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, ...(o.keepHits ? { hits: [] } : {}) };
               return 'continue';
             }
             case 'match':
@@ -176,6 +184,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               if (!current || current.skip) return 'continue';
               current.file.lines.push(toSearchLine(m.data, m.type === 'match'));
               if (m.type === 'match') current.matches++;
+              if (current.hits && m.data.line_number !== null) current.hits.push({ line: m.data.line_number, offset: m.data.absolute_offset, bytes: dataBytes(m.data.lines) });
               return 'continue';
             case 'end': {
               const done = current;
@@ -218,10 +227,19 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     }
     // 1. ripgrep at its own speed: the parallel walk, every file kept, sorted afterwards. Paths are
     // relative to the working folder ripgrep starts in (the scope's real path): once started, its
-    // walk does not go through the scope's path or its parents again.
+    // walk does not go through the scope's path or its parents again. Over a folder it runs without
+    // --context (a slower mode of ripgrep's), and the few files with hits get their context lines
+    // read here; when one cannot be read exactly, the run is made again with --context.
     const typeArgs = typed ? typeFlags('editls', req.glob!.fileNameGlob!) : [];
+    const stopAt = req.scope.directory ? req.maxResults : undefined;
     walks.push('parallel');
-    const first = await collectRun([...runFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt: req.scope.directory ? req.maxResults : undefined });
+    let first: Awaited<ReturnType<typeof collectRun>> | undefined;
+    if (req.scope.directory && req.contextLines > 0) {
+      const bare = await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, keepHits: true });
+      if (bare.exit.stopped || bare.exit.cancelled || bare.files.every((d) => readContext(d, req.contextLines))) first = bare;
+      else walks.push('parallel');
+    }
+    first ??= await collectRun([...runFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt });
     let exit = first.exit;
     if (!exit.stopped) {
       if (!exit.cancelled) feedSorted(first.files);
@@ -314,6 +332,26 @@ function cancelled() {
 
 function dataPath(d: { text: string } | { bytes: string }): string {
   return 'text' in d ? d.text : Buffer.from(d.bytes, 'base64').toString('utf8');
+}
+
+/**
+ * Adds its context lines to a file ripgrep reported without them, read from the file (searchContext.ts);
+ * false when they cannot be had exactly (then ripgrep is asked).
+ */
+function readContext(d: { abs: string; file: FileHits; hits?: Hit[] }, contextLines: number): boolean {
+  if (!d.hits || d.hits.length !== d.file.lines.length) return false;
+  const context = fileContextAround(d.abs, d.hits, contextLines);
+  if (context === undefined) return false;
+  const lines = [...d.file.lines, ...context.map((c) => contextLine(c.line, c.bytes))];
+  d.file.lines = lines.sort((a, b) => a.line - b.line);
+  d.hits = undefined;
+  return true;
+}
+
+/** A context line from its bytes, decoded as ripgrep's `{text}` or `{bytes}` would be. */
+function contextLine(line: number, bytes: Buffer): SearchLine {
+  const text = isUtf8(bytes) ? bytes.toString('utf8') : decodeBytesLine(bytes, []).text;
+  return { line, text: stripTerminator(text), match: false, submatches: [] };
 }
 
 function toSearchLine(d: RgLineData, match: boolean): SearchLine {

@@ -69,6 +69,26 @@ describe('comparePaths (ripgrep --sort path)', () => {
     expect([...paths].sort(comparePaths)).toEqual(['B.ts', 'a/a.ts', 'a/b/c.ts', 'a/x.ts', 'a-b.ts', 'a.ts', 'z.ts', 'é.ts', '\uFFFD.ts', '😀.ts']);
   });
 
+  it('compares name by name: the same order as splitting at every / and comparing the names', () => {
+    const byNames = (a: string, b: string) => {
+      const sa = a.split('/');
+      const sb = b.split('/');
+      for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+        const bytes = Buffer.compare(Buffer.from(sa[i]!), Buffer.from(sb[i]!));
+        if (bytes !== 0) return bytes;
+      }
+      return sa.length - sb.length;
+    };
+    const name = fc.string({ unit: fc.constantFrom('a', 'b', '-', '.', ' ', '!', '0', 'é', '😀', '\uFFFD'), maxLength: 4 });
+    const relPath = fc.array(name, { minLength: 1, maxLength: 4 }).map((names) => names.join('/'));
+    fc.assert(
+      fc.property(relPath, relPath, (a, b) => {
+        expect(Math.sign(comparePaths(a, b))).toBe(Math.sign(byNames(a, b)));
+      }),
+      { numRuns: 3000, seed: 9 },
+    );
+  });
+
   it('orders code points like UTF-8 bytes (astral after U+FFFD)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {

@@ -2,10 +2,14 @@
 // walk (unordered) sorted into path order, and past the cap a sorted walk so that the lines kept are
 // always the first maxResults in path order, the same on every run, open buffers merged in between.
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { comparePaths } from '../../server/core/search/pathOrder.js';
+import { decodeBytesLine, stripTerminator } from '../../server/core/search/lineText.js';
 import { resolveWorkspacePath } from '../../server/workspace/paths.js';
+import { ripgrepPath } from '../../server/workspace/ripgrep.js';
+import { dataBytes, parseRgMessage } from '../../server/workspace/ripgrepSchema.js';
 import { searchFiles, type SearchRequest } from '../../server/workspace/ripgrepSearch.js';
 import type { OpenDocument } from '../../server/workspace/openDocuments.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
@@ -15,6 +19,13 @@ afterAll(() => workspaces.forEach((w) => w.cleanup()));
 
 /** 240 files in nested folders (names ripgrep's byte order and plain string order disagree on), some lines with "needle". */
 function tree(): { w: TempWorkspace; files: Record<string, string> } {
+  const files = treeFiles();
+  const w = tempWorkspace(files, 'editls-rgpar-');
+  workspaces.push(w);
+  return { w, files };
+}
+
+function treeFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   let seed = 7;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -25,9 +36,7 @@ function tree(): { w: TempWorkspace; files: Record<string, string> } {
     for (let l = 0; l < n; l++) lines.push(next() < 0.35 ? `line ${l} needle ${i}` : `line ${l} hay`);
     files[`${dirs[i % dirs.length]}/f${i % 7}-${i}${i % 3 === 0 ? '.ts' : '.txt'}`] = `${lines.join('\n')}\n`;
   }
-  const w = tempWorkspace(files, 'editls-rgpar-');
-  workspaces.push(w);
-  return { w, files };
+  return files;
 }
 
 /** Every matching line of `files` (as `path:line`) in ripgrep's --sort path order, the texts given winning. */
@@ -97,5 +106,52 @@ describe('searchFiles walks in parallel and still answers in path order', () => 
     const lines = r.files[0]!.lines;
     expect(lines.at(-1)).toMatchObject({ line: 30, match: false, text: 'hay' });
     expect(lines.filter((l) => l.line > 28).map((l) => l.line)).toEqual([29, 30]);
+  });
+});
+
+/** Every line `rg --context n --sort path` prints over the folder, as `path:line:match|context:text`. */
+async function rgContext(root: string, n: number): Promise<string[]> {
+  const out = execFileSync(await ripgrepPath(), ['--json', '--no-config', '--no-require-git', '--crlf', '--line-number', '--sort', 'path', '--context', String(n), '-e', 'needle', '--', '.'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const lines: string[] = [];
+  for (const l of out.split('\n')) {
+    const m = l === '' ? undefined : parseRgMessage(l);
+    if (!m || (m.type !== 'match' && m.type !== 'context')) continue;
+    const p = 'text' in m.data.path ? m.data.path.text.replace(/^\.\//, '') : '?';
+    const text = 'text' in m.data.lines ? m.data.lines.text : decodeBytesLine(dataBytes(m.data.lines), []).text;
+    lines.push(`${p}:${m.data.line_number}:${m.type}:${stripTerminator(text)}`);
+  }
+  return lines;
+}
+
+describe('searchFiles reads context lines from the files ripgrep found hits in', () => {
+  const variants = (): Record<string, string | Buffer> => {
+    const files: Record<string, string | Buffer> = { ...treeFiles() };
+    files['crlf.txt'] = 'one\r\nneedle\r\ntwo\r\nthree\r\nneedle\r\n';
+    files['bom.ts'] = '\uFEFFfirst\nneedle\nlast';
+    files['mixed.txt'] = 'a\nb\r\nneedle 😀 漢字\n\tc\r\nd';
+    files['latin1.txt'] = Buffer.from([0x61, 0xe9, 0x0a, 0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x0a, 0xe8, 0x0a]);
+    files['long.txt'] = `${'x'.repeat(70_000)}\nneedle\n${'y'.repeat(70_000)}\n`;
+    return files;
+  };
+
+  it.each([1, 2])('gives the lines rg --context %i gives, without a second walk', async (n) => {
+    const w = tempWorkspace(variants(), 'editls-rgctx-');
+    workspaces.push(w);
+    const r = await search(w, { maxResults: 10_000, contextLines: n });
+    expect(r.walks).toEqual(['parallel']);
+    const got = r.files.flatMap((f) => f.lines.map((l) => `${f.path}:${l.line}:${l.match ? 'match' : 'context'}:${l.text}`));
+    const want = await rgContext(w.root, n);
+    expect(want.filter((l) => l.includes(':context:')).length).toBeGreaterThan(100);
+    expect(got).toEqual(want);
+  });
+
+  it('asks ripgrep for the context lines when a file cannot give them (UTF-16, which ripgrep transcodes)', async () => {
+    const w = tempWorkspace({ ...variants(), 'utf16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\nneedle\nb\n', 'utf16le')]) }, 'editls-rgctx-');
+    workspaces.push(w);
+    const r = await search(w, { maxResults: 10_000, contextLines: 1 });
+    expect(r.walks).toEqual(['parallel', 'parallel']);
+    const got = r.files.flatMap((f) => f.lines.map((l) => `${f.path}:${l.line}:${l.match ? 'match' : 'context'}:${l.text}`));
+    expect(got).toContain('utf16.txt:1:context:a');
+    expect(got).toEqual(await rgContext(w.root, 1));
   });
 });

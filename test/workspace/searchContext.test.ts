@@ -1,0 +1,149 @@
+// Context lines read from the file (workspace/searchContext.ts) against real `rg --json --context n` on
+// generated files: LF, CRLF and mixed endings, a UTF-8 BOM, no final newline, tabs, emoji and CJK, bytes
+// that are not UTF-8, empty lines, hits next to each other and lines longer than the first window; and
+// the cases where ripgrep must be asked instead (UTF-16, a changed file, NUL, a symlink, a FIFO).
+import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ripgrepPath } from '../../server/workspace/ripgrep.js';
+import { dataBytes, parseRgMessage } from '../../server/workspace/ripgrepSchema.js';
+import { contextAround, fileContextAround, type Hit } from '../../server/workspace/searchContext.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+
+const workspaces: TempWorkspace[] = [];
+afterAll(() => workspaces.forEach((w) => w.cleanup()));
+
+interface RgLine {
+  line: number;
+  offset: number;
+  bytes: Buffer;
+  match: boolean;
+}
+
+/** ripgrep's matching and context lines in one file, as --json prints them. */
+async function rgLines(file: string, context: number): Promise<RgLine[]> {
+  let out = '';
+  try {
+    out = execFileSync(await ripgrepPath(), ['--json', '--no-config', '--crlf', '--line-number', '--context', String(context), '-e', 'needle', '--', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  } catch (error) {
+    out = (error as { stdout: string }).stdout; // exit 1: no match
+  }
+  const lines: RgLine[] = [];
+  for (const l of out.split('\n')) {
+    const m = l === '' ? undefined : parseRgMessage(l);
+    if (m && (m.type === 'match' || m.type === 'context')) lines.push({ line: m.data.line_number!, offset: m.data.absolute_offset, bytes: Buffer.from(dataBytes(m.data.lines)), match: m.type === 'match' });
+  }
+  return lines;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const PIECES = ['const a = 1;', '\tindented\twith tabs', '', 'emoji 😀 and 漢字', 'needle here', 'two needle needle', 'plain text', '   '];
+
+function generated(seed: number): Buffer {
+  const r = rng(seed);
+  const parts: Buffer[] = [];
+  if (r() < 0.3) parts.push(Buffer.from([0xef, 0xbb, 0xbf]));
+  const count = 1 + Math.floor(r() * 40);
+  for (let i = 0; i < count; i++) {
+    const x = r();
+    let text: Buffer;
+    if (x < 0.04) text = Buffer.from('x'.repeat(20000 + Math.floor(r() * 60000)) + (r() < 0.5 ? ' needle' : ''));
+    else if (x < 0.08) text = Buffer.from([0x6c, 0x61, 0x74, 0xe9, 0x20, 0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65]); // Latin-1 "laté needle"
+    else text = Buffer.from(PIECES[Math.floor(r() * PIECES.length)]!);
+    parts.push(text);
+    const last = i === count - 1;
+    if (!last || r() < 0.7) parts.push(Buffer.from(r() < 0.3 ? '\r\n' : '\n'));
+  }
+  return Buffer.concat(parts);
+}
+
+describe('contextAround', () => {
+  it('gives exactly the context lines rg --context prints, on 150 generated files and 1 to 3 lines', async () => {
+    const files: Record<string, Buffer> = {};
+    for (let seed = 1; seed <= 150; seed++) files[`f${seed}.txt`] = generated(seed);
+    const w = tempWorkspace(files, 'editls-ctx-');
+    workspaces.push(w);
+    let compared = 0;
+    let contextLines = 0;
+    for (const name of Object.keys(files)) {
+      const file = path.join(w.root, name);
+      const hits: Hit[] = (await rgLines(file, 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes }));
+      for (const n of [1, 2, 3]) {
+        const expected = (await rgLines(file, n)).filter((l) => !l.match).map((l) => ({ line: l.line, bytes: l.bytes.toString('latin1') }));
+        const got = fileContextAround(file, hits, n);
+        expect(got, `${name} -C${n}`).toBeDefined();
+        expect(got!.map((l) => ({ line: l.line, bytes: l.bytes.toString('latin1') })), `${name} -C${n}`).toEqual(expected);
+        compared++;
+        contextLines += expected.length;
+      }
+    }
+    expect(compared).toBe(450);
+    expect(contextLines).toBeGreaterThan(1000);
+  });
+
+  it('reads past the first window for long neighbouring lines, and gives up past the largest', async () => {
+    const long = 'y'.repeat(100_000);
+    const w = tempWorkspace({ 'long.txt': `${long}\n${long}\nneedle\n${long}\n${long}\n`, 'huge.txt': `${'z'.repeat(5 * 1024 * 1024)}\nneedle\n` }, 'editls-ctx-');
+    workspaces.push(w);
+    const file = path.join(w.root, 'long.txt');
+    const hits = (await rgLines(file, 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes }));
+    const got = fileContextAround(file, hits, 2)!;
+    expect(got.map((l) => [l.line, l.bytes.length])).toEqual([
+      [1, 100_001],
+      [2, 100_001],
+      [4, 100_001],
+      [5, 100_001],
+    ]);
+    const huge = path.join(w.root, 'huge.txt');
+    expect(fileContextAround(huge, (await rgLines(huge, 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes })), 1)).toBeUndefined();
+  });
+
+  it('asks ripgrep instead for a UTF-16 file, a changed file, a NUL byte, a symlink and a FIFO', async () => {
+    const w = tempWorkspace(
+      {
+        'utf16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\nneedle\nb\n', 'utf16le')]),
+        'changed.txt': 'a\nneedle\nb\n',
+        'nul.txt': 'a\nneedle\nb\n',
+        'target.txt': 'a\nneedle\nb\n',
+      },
+      'editls-ctx-',
+    );
+    workspaces.push(w);
+    const hitsOf = async (name: string) => (await rgLines(path.join(w.root, name), 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes }));
+    const utf16 = await hitsOf('utf16.txt');
+    expect(utf16).toHaveLength(1);
+    expect(fileContextAround(path.join(w.root, 'utf16.txt'), utf16, 1)).toBeUndefined();
+    const changed = await hitsOf('changed.txt');
+    writeFileSync(path.join(w.root, 'changed.txt'), 'a\nnoodle\nb\n');
+    expect(fileContextAround(path.join(w.root, 'changed.txt'), changed, 1)).toBeUndefined();
+    const nul = await hitsOf('nul.txt');
+    writeFileSync(path.join(w.root, 'nul.txt'), 'a\nneedle\n\0\n');
+    expect(fileContextAround(path.join(w.root, 'nul.txt'), nul, 1)).toBeUndefined();
+    const target = await hitsOf('target.txt');
+    expect(fileContextAround(path.join(w.root, 'target.txt'), target, 1)?.map((l) => l.line)).toEqual([1, 3]);
+    symlinkSync(path.join(w.root, 'target.txt'), path.join(w.root, 'link.txt'));
+    expect(fileContextAround(path.join(w.root, 'link.txt'), target, 1)).toBeUndefined();
+    mkdirSync(path.join(w.root, 'd'));
+    execFileSync('mkfifo', [path.join(w.root, 'd', 'fifo')]);
+    expect(fileContextAround(path.join(w.root, 'd', 'fifo'), target, 1)).toBeUndefined();
+  });
+
+  it('refuses hits that disagree with the file: a line number past its start, hits out of order', () => {
+    const buf = Buffer.from('a\nneedle\nb\n');
+    const read = (pos: number, len: number) => buf.subarray(pos, pos + len);
+    const hit = { line: 2, offset: 2, bytes: Buffer.from('needle\n') };
+    expect(contextAround(read, buf.length, [hit], 1)?.map((l) => l.bytes.toString())).toEqual(['a\n', 'b\n']);
+    expect(contextAround(read, buf.length, [{ ...hit, line: 5 }], 3)).toBeUndefined();
+    expect(contextAround(read, buf.length, [{ ...hit, offset: 1 }], 1)).toBeUndefined();
+    expect(contextAround(read, buf.length, [hit, hit], 1)).toBeUndefined();
+    expect(contextAround(read, buf.length, [hit], 0)).toEqual([]);
+  });
+});
