@@ -2,7 +2,8 @@
 // validated against workspace/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
 // the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
 // promise settles.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { parseRgMessage, type RgMessage } from './ripgrepSchema.js';
 
 export type Flow = 'continue' | 'stop';
@@ -110,7 +111,8 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
   if (run.signal?.aborted) return { code: null, stopped: false, cancelled: true, stderr: '', sawSummary: false, malformed: [] };
 
   return new Promise<RipgrepExit>((resolve, reject) => {
-    const child = spawn(rg, [...run.args], { cwd: run.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    // stdin is a pipe only for text to search; otherwise /dev/null (every run names its paths).
+    const child = spawn(rg, [...run.args], { cwd: run.cwd, stdio: [run.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
     let stopped = false;
     let cancelled = false;
     let sawSummary = false;
@@ -181,9 +183,10 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
       if (stderr.length < 65536) stderr += chunk;
     });
     // EPIPE when ripgrep exits (or is killed) before reading all of stdin: nothing to do.
-    child.stdin.on('error', () => undefined);
-    if (run.stdin !== undefined) child.stdin.end(run.stdin);
-    else child.stdin.end();
+    if (run.stdin !== undefined && child.stdin) {
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(run.stdin);
+    }
 
     child.on('error', (error) => {
       if (settled) return;
