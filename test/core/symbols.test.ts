@@ -423,6 +423,8 @@ describe('definitions per language', () => {
     fc.assert(fc.property(fc.oneof(ident.map(([a, b]) => a + b), fc.constantFrom(...words), fc.constantFrom(...words).map((w) => w.slice(0, -1)), fc.constantFrom(...words).map((w) => `${w}x`)), (id) => re.test(id) === !words.includes(id)), { numRuns: 3000 });
     for (const w of words) expect(re.test(w)).toBe(false);
     for (const ok of ['i', 'fo', 'iff', 'forEach', 'whiles', 'switcher', 'catch_', 'withX', 'functions', 'constructor', '$', 'é']) expect(re.test(ok), ok).toBe(true);
+    // One loop for the rest of the identifier, whichever way it left the trie (a loop per trie node made as many DFA states in ripgrep).
+    expect(identifierExcept(words).split(String.raw`(?:[\w$]|[^\x00-\x7f])*`).length - 1).toBe(1);
   });
 
   it('maps extensions case-insensitively and knows nothing about other files', () => {
