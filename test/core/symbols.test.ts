@@ -338,6 +338,14 @@ describe('definitions per language', () => {
     for (const branch of PREFILTER_BRANCHES_RG) expect(branch.startsWith('^'), branch).toBe(true);
     // ripgrep's DFA grows with the alternatives, the words of identifierExcept above all (a Go entry branch refusing 44 words was 18,500 characters).
     expect(PREFILTER_REGEX.length).toBeLessThan(45_000);
+    // Branches sharing a long start are one branch with alternative ends: a second copy of a type-word test costs DFA states on every line.
+    for (const [i, a] of PREFILTER_BRANCHES_RG.entries()) {
+      for (const b of PREFILTER_BRANCHES_RG.slice(i + 1)) {
+        let same = 0;
+        while (same < a.length && a[same] === b[same]) same++;
+        expect(same, `${a.slice(0, 60)}... twice`).toBeLessThan(1000);
+      }
+    }
     const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
     for (const line of ['  ws.on("message", function message(data) {', '__name(function x() {', '  if (a) { function baz() {', '    x = """', "  msg = '''", '    end."""']) {
       expect(PREFILTER_JS.test(line), line).toBe(true);
