@@ -499,13 +499,19 @@ export const INDEXED_EXTENSIONS: readonly string[] = [...byExtension.keys()];
 const PF_ID_REST = String.raw`(?:[\w$]|[^\x00-\x7f])`;
 
 /**
- * An identifier that is none of `words`, as a regex without lookahead (ripgrep has none): either it
- * follows the words' trie, takes a character no word has at that point and goes on freely, or it
- * stops in the trie where no word ends. Every way out of the trie goes on in the same one loop: a
- * loop per trie node (the first spelling) gave ripgrep's lazy DFA one state per way out for what
- * is one state, which cost the index build a tenth of ripgrep's time.
+ * An identifier that is none of `words`. JavaScript's spelling is a negative lookahead (the
+ * in-process prefilter runs five times faster so than through a trie). ripgrep's has no lookahead
+ * (ripgrep has none): either it follows the words' trie, takes a character no word has at that
+ * point and goes on freely, or it stops in the trie where no word ends. Every way out of the trie
+ * goes on in the same one loop: a loop per trie node (the first spelling) gave ripgrep's lazy DFA
+ * a state per way out for what is one state, which cost a tenth of ripgrep's time on every tree.
+ * Both spellings take the same identifiers wherever a character that cannot go on one follows.
  */
-export function identifierExcept(words: readonly string[]): string {
+export function identifierExcept(words: readonly string[], dialect: 'js' | 'rg' = 'rg'): string {
+  if (dialect === 'js') {
+    for (const w of words) if (!/^[A-Za-z_][\w]*$/.test(w)) throw new Error(`not a plain word: ${w}`);
+    return String.raw`(?!(?:${words.join('|')})(?![\w$]|[^\x00-\x7f]))(?:[A-Za-z_$]|[^\x00-\x7f])${PF_ID_REST}*`;
+  }
   interface Node { end: boolean; next: Map<string, Node> }
   const root: Node = { end: false, next: new Map() };
   for (const w of words) {
@@ -547,7 +553,7 @@ export function identifierExcept(words: readonly string[]): string {
  * The first word of a C/C++, Java or C# header (a type or a modifier), any word but those that
  * start statements: `return foo(a, {`, `await x.y({`, `new Proxy(t, { get(k) {` define nothing.
  */
-const FIRST_TYPE_WORD = identifierExcept(['return', 'await', 'new', 'throw', 'yield', 'else', 'case', 'typeof', 'delete', 'in', 'of', 'and', 'or', 'not', 'assert', 'print', 'echo']);
+const FIRST_TYPE_WORDS = ['return', 'await', 'new', 'throw', 'yield', 'else', 'case', 'typeof', 'delete', 'in', 'of', 'and', 'or', 'not', 'assert', 'print', 'echo'];
 
 /**
  * Words a definition can start with, after its decorations: the definition keywords and every
@@ -581,13 +587,13 @@ function cHeaderBranches(dialect: 'js' | 'rg'): string[] {
   const open = dialect === 'js' ? C_PARAMS_OPEN : C_PARAMS_OPEN_RG;
   const ends = `[ \\t]*(?:${params}${C_QUALS}${C_TAIL}|${open})`;
   return [
-    String.raw`^[ \t]*${C_CTOR_SPEC}${C_OWNERS}~?${C_HEADER_NAME}${ends}`,
+    String.raw`^[ \t]*${C_CTOR_SPEC}${C_OWNERS}~?${identifierExcept(C_HEADER_NAME_WORDS, dialect)}${ends}`,
     String.raw`^[ \t]*${C_CTOR_SPEC}${C_OWNERS}${C_OPERATOR}[ \t]*(?:${C_ANY_PARAMS}${C_QUALS}${C_TAIL}|${C_ANY_PARAMS_OPEN})`,
   ];
 }
 
 /** A header's name in the prefilter: any identifier but the statement words that take the same shape (`for (const x of xs) {`, `if (a && b) {`, `value: function () {`). */
-const C_HEADER_NAME = identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'elif', 'assert']);
+const C_HEADER_NAME_WORDS = ['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'elif', 'assert'];
 
 /**
  * The first name of a Go group entry: not one of the statement words that start most lines of that
@@ -596,7 +602,7 @@ const C_HEADER_NAME = identifierExcept(['if', 'for', 'while', 'switch', 'catch',
  * bench corpus, and the 30 words since left out (`\tbreak`, `\tend`, `\techo x`) passed just 46
  * more of the Go standard library's 379,000 candidate lines and 61 more of 2,900 in shell scripts.
  */
-const GO_ENTRY_NAME = identifierExcept(['if', 'switch', 'for', 'case', 'return', 'else', 'goto', 'const', 'var', 'let', 'do', 'then', 'fi', 'done']);
+const GO_ENTRY_NAME_WORDS = ['if', 'switch', 'for', 'case', 'return', 'else', 'goto', 'const', 'var', 'let', 'do', 'then', 'fi', 'done'];
 
 /**
  * Before what may stand anywhere on a line: every branch starts at the line start. One branch that
@@ -606,7 +612,11 @@ const GO_ENTRY_NAME = identifierExcept(['if', 'switch', 'for', 'case', 'return',
  */
 const ANYWHERE = String.raw`^[^\n]*?`;
 
-const PREFILTER_COMMON: readonly string[] = [
+/** The branches but the C/C++ headers', in `dialect`'s spelling of identifierExcept. */
+function prefilterCommon(dialect: 'js' | 'rg'): string[] {
+  const FIRST_TYPE_WORD = identifierExcept(FIRST_TYPE_WORDS, dialect);
+  const GO_ENTRY_NAME = identifierExcept(GO_ENTRY_NAME_WORDS, dialect);
+  return [
   String.raw`^[ \t]*${LEADING_DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
   String.raw`^[ \t]*#[ \t]*define[ \t]`,
   String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
@@ -636,7 +646,7 @@ const PREFILTER_COMMON: readonly string[] = [
   // Class members in TypeScript/JavaScript as the member rule has them: modifiers, a blank or
   // not before the parameters (`name (a) {` is the StandardJS style), `;` and `{` inside them,
   // nested generics. The statements that take the same shape are left out by name.
-  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'])}[ \t]*(?:<[^()]*>)?[ \t]*\((?:[^()]|\([^()]*\))*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'], dialect)}[ \t]*(?:<[^()]*>)?[ \t]*\((?:[^()]|\([^()]*\))*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
   // TypeScript member signatures (`name?<T>(params): Type;`).
   String.raw`^[ \t]+${TS_MEMBER_MODS}#?${PF_ID_REST}+\??[ \t]*(?:<.*>)?[ \t]*\(.*\)[ \t]*:.*;[ \t]*$`,
   String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
@@ -667,12 +677,13 @@ const PREFILTER_COMMON: readonly string[] = [
   String.raw`^(?:const|var|type)[ \t]*\(`,
   String.raw`^\)[ \t]*(?:[/][/].*)?$`,
   String.raw`^\t${GO_ENTRY_NAME}(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:$|[^=;][^;]*$|[^=;].*[/][/].*$)|[/][/]|$)`,
-];
+  ];
+}
 
-/** The prefilter's branches as JavaScript runs them; ripgrep's differ only in the spelling of cHeaderBranches. */
-export const PREFILTER_BRANCHES: readonly string[] = [...PREFILTER_COMMON, ...cHeaderBranches('js')];
+/** The prefilter's branches as JavaScript runs them; ripgrep's differ only in the spelling of identifierExcept and cHeaderBranches. */
+export const PREFILTER_BRANCHES: readonly string[] = [...prefilterCommon('js'), ...cHeaderBranches('js')];
 /** ripgrep's spelling: no lookaround (valid JavaScript too, so that tests can compare the two). */
-export const PREFILTER_BRANCHES_RG: readonly string[] = [...PREFILTER_COMMON, ...cHeaderBranches('rg')];
+export const PREFILTER_BRANCHES_RG: readonly string[] = [...prefilterCommon('rg'), ...cHeaderBranches('rg')];
 
 /** For ripgrep: ASCII mode (`(?-u)`), about twice as fast as Unicode classes on a large tree. */
 export const PREFILTER_REGEX = `(?-u)${PREFILTER_BRANCHES_RG.join('|')}`;
