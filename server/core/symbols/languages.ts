@@ -617,66 +617,66 @@ function prefilterCommon(dialect: 'js' | 'rg'): string[] {
   const FIRST_TYPE_WORD = identifierExcept(FIRST_TYPE_WORDS, dialect);
   const GO_ENTRY_NAME = identifierExcept(GO_ENTRY_NAME_WORDS, dialect);
   return [
-  String.raw`^[ \t]*${LEADING_DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
-  String.raw`^[ \t]*#[ \t]*define[ \t]`,
-  String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
-  // Java headers with a type: abstract, interface and native declarations (`byte readByte() throws IOException;`), the
-  // body on a later line or after a comment, parameters going on on the next line, one-line bodies followed by a comment
-  // (`static final int LOCNAM(byte[] b) { return get16(b, 26);} // length`). One branch: the type-word test is large for ripgrep.
-  String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@&](?:[\w$ \t<>\[\],.?@&]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\((?:[^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$|(?:[^;{}=]*\)[ \t]*(?:throws[ \t][^;{}=]*)?(?:\{[ \t]*)?|[^;{}=]*\)[^;{]*\{.*\}[ \t]*|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$)`,
-  // Java constructors without a return type: a comment after the `{` or the whole body on the line; capitalised, with the `{` on a later line or the parameters going on there.
-  String.raw`^[ \t]+(?:(?:public|protected|private)[ \t]+)?${PF_ID_REST}+[ \t]*\([^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?\{(?:[ \t]*[/][/].*|.*\}[ \t]*;?[ \t]*(?:[/][/].*)?)$`,
-  String.raw`^[ \t]+[A-Z][\w$]*[ \t]*\((?:[^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$`,
-  // Java UPPER_CASE fields with a type and no modifier (interface constants `int ACC_STATIC = 0x0008;`, always initialised).
-  String.raw`^[ \t]+[A-Za-z_][\w$.<>\[\], \t?]*[ \t][A-Z][A-Z0-9_]*(?:[ \t]*\[\])*[ \t]*=(?:[^=]|$)`,
-  String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
-  String.raw`^[A-Z][A-Z0-9_]*=`,
-  String.raw`^${PF_ID_REST}+[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
-  String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
-  String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?${PF_ID_REST}+[ \t]*:`,
-  String.raw`^[ \t]*const[ \t]+(?:[\w<>\[\],.?]|[^\x00-\x7f])+[ \t]+${PF_ID_REST}+[ \t]*=`,
-  String.raw`^[ \t]*const[ \t]+[A-Z][A-Z0-9_]*[ \t]*=`,
-  String.raw`^[ \t]*[\w$#*~][\w$#*~.]*(?:<[^>]*>)?\([^;]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
-  // C-family headers with a type: the body opening at the line's end, or the whole body on the line. One branch: a second
-  // copy of the type-word test (thousands of characters) cost ripgrep 3% on every tree.
-  String.raw`^[ \t]*${FIRST_TYPE_WORD}(?:[ \t*&:<>,~#\[\].?@][\w \t*&:<>,~$#\[\].?@]*)?[ \t*&]~?[A-Za-z_$][\w:~$]*\((?:[^;]*\{[ \t]*\}?[ \t]*$|[^;{]*\)[^;{]*\{.*\}[ \t]*$)`,
-  String.raw`^[A-Za-z_][\w \t*&:<>,~]*[ \t*&]~?[A-Za-z_][\w:~]*\([^;]*[),][ \t]*$`,
-  String.raw`^[A-Za-z_~][\w:<>,*& \t~]*::~?[A-Za-z_]\w*\([^;]*$`,
-  String.raw`^[ \t]*${TS_MEMBER_MODS}#?${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:\([^()]*\)|${PF_ID_REST}+)[ \t]*(?::[^=]+)?=>`,
-  // Class members in TypeScript/JavaScript as the member rule has them: modifiers, a blank or
-  // not before the parameters (`name (a) {` is the StandardJS style), `;` and `{` inside them,
-  // nested generics. The statements that take the same shape are left out by name.
-  String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'], dialect)}[ \t]*(?:<[^()]*>)?[ \t]*\((?:[^()]|\([^()]*\))*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
-  // TypeScript member signatures (`name?<T>(params): Type;`).
-  String.raw`^[ \t]+${TS_MEMBER_MODS}#?${PF_ID_REST}+\??[ \t]*(?:<.*>)?[ \t]*\(.*\)[ \t]*:.*;[ \t]*$`,
-  String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
-  String.raw`^[ \t]*(?:(?:local|const|let|var)[ \t]+)?(?:[\w$.]|[^\x00-\x7f])+[ \t]*=[ \t]*(?:async[ \t]+)?function\b`,
-  // JavaScript named function expressions opening their body anywhere on the line (`ws.on("e", function name() {`), and object literals bound to a name.
-  String.raw`${ANYWHERE}function[ \t]*(?:\*[ \t]*)?(?:[A-Za-z_$]|[^\x00-\x7f])${PF_ID_REST}*[ \t]*\(.*\)[ \t]*\{`,
-  String.raw`^[ \t]+(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*\{[ \t]*$`,
-  // Lua: `x = (function`, `M["x"] = function`, `["x"] = function`.
-  String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w.]|[^\x00-\x7f])*(?:\[[^\]]*\])?[ \t]*=[ \t]*\([ \t]*function\b`,
-  String.raw`^[ \t]*(?:[\w.]|[^\x00-\x7f])*\[[^\]]*\][ \t]*=[ \t]*function\b`,
-  // Kotlin and Swift top-level properties after modifiers and annotations (`@JvmField internal val X`, `nonisolated(unsafe) private let x`).
-  String.raw`^${DECORATIONS}(?:[a-z]+(?:[ \t]*\([^)]*\)[ \t]*|[ \t]+)${DECORATIONS})*(?:val|var|let)[ \t]`,
-  // Ruby constants in any case after the capital (`Max_try = 10`), on a line without `;` and not ending in `,`
-  // (TypeScript enum members and generic defaults, C# initialisers: most such lines of other languages).
-  String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`,
-  // C# interface properties (`JSValue Current { get; }`).
-  String.raw`^[ \t]+[\w<>\[\],.?]+[ \t]+[A-Za-z_]\w*[ \t]*\{[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:get|set|init)\b`,
-  String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
-  String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
-  String.raw`^[ \t]*define\(`,
-  // Python's triple-quoted string delimiters: the extractor skips the lines between them (docstrings with `def` examples).
-  `${ANYWHERE}(?:"""|''')`,
-  // Go: lines with an odd number of backquotes (a raw string opens or closes there: the lines inside define nothing)
-  // but comment lines (`// ...`, ` * ```ts` in JSDoc: most odd lines of other languages);
-  // and grouped declarations: `const (`, `var (`, `type (`, their entries (one tab, the names, at most one type word,
-  // no `;` but in a trailing comment: Go never ends a line with one, JavaScript's one-tab assignments mostly do), their `)`.
-  '^[ \\t]*(?:(?:[^ \\t*\\x2f`]|\\x2f[^\\x2f`])[^`]*)?(?:`[^`]*`[^`]*)*`[^`]*$',
-  String.raw`^(?:const|var|type)[ \t]*\(`,
-  String.raw`^\)[ \t]*(?:[/][/].*)?$`,
-  String.raw`^\t${GO_ENTRY_NAME}(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:$|[^=;][^;]*$|[^=;].*[/][/].*$)|[/][/]|$)`,
+    String.raw`^[ \t]*${LEADING_DECORATIONS}(?:function\b|(?:${DEFINITION_WORDS})[ \t]+[^ \t=:;,.(){}*]|const[ \t]+(?:val|enum|fn|async|unsafe|safe|extern|trait|auto)[ \t]|def[ \t]+[-+*/%<>=!~^&|\[\]]|func[ \t]+[^ \t(<]|func[ \t]*\(|init[?!]?[ \t]*[<(]|impl\b|pub\b|template\b|macro_rules!)`,
+    String.raw`^[ \t]*#[ \t]*define[ \t]`,
+    String.raw`^[ \t]*\}[ \t]*[A-Za-z_]\w*[ \t]*[;,]`,
+    // Java headers with a type: abstract, interface and native declarations (`byte readByte() throws IOException;`), the
+    // body on a later line or after a comment, parameters going on on the next line, one-line bodies followed by a comment
+    // (`static final int LOCNAM(byte[] b) { return get16(b, 26);} // length`). One branch: the type-word test is large for ripgrep.
+    String.raw`^[ \t]+(?:<[^>]*>[ \t]*)?${FIRST_TYPE_WORD}(?:[ \t<>\[\],.?@&](?:[\w$ \t<>\[\],.?@&]|[^\x00-\x7f])*)?[ \t]${PF_ID_REST}+[ \t]*\((?:[^;={]*\)[ \t]*(?:throws[ \t][^;={]*)?;[ \t]*$|(?:[^;{}=]*\)[ \t]*(?:throws[ \t][^;{}=]*)?(?:\{[ \t]*)?|[^;{}=]*\)[^;{]*\{.*\}[ \t]*|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$)`,
+    // Java constructors without a return type: a comment after the `{` or the whole body on the line; capitalised, with the `{` on a later line or the parameters going on there.
+    String.raw`^[ \t]+(?:(?:public|protected|private)[ \t]+)?${PF_ID_REST}+[ \t]*\([^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?\{(?:[ \t]*[/][/].*|.*\}[ \t]*;?[ \t]*(?:[/][/].*)?)$`,
+    String.raw`^[ \t]+[A-Z][\w$]*[ \t]*\((?:[^;{}]*\)[ \t]*(?:throws[ \t][^;{}]*)?|${JAVA_PARAMS_OPEN}|[ \t]*)(?:[/][/].*)?$`,
+    // Java UPPER_CASE fields with a type and no modifier (interface constants `int ACC_STATIC = 0x0008;`, always initialised).
+    String.raw`^[ \t]+[A-Za-z_][\w$.<>\[\], \t?]*[ \t][A-Z][A-Z0-9_]*(?:[ \t]*\[\])*[ \t]*=(?:[^=]|$)`,
+    String.raw`^[ \t]*[A-Z][A-Z0-9_]*[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
+    String.raw`^[A-Z][A-Z0-9_]*=`,
+    String.raw`^${PF_ID_REST}+[ \t]*(?::[^=]+)?=(?:[^=]|$)`,
+    String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var|val)[ \t]`,
+    String.raw`^[ \t]*(?:const|static)[ \t]+(?:mut[ \t]+)?${PF_ID_REST}+[ \t]*:`,
+    String.raw`^[ \t]*const[ \t]+(?:[\w<>\[\],.?]|[^\x00-\x7f])+[ \t]+${PF_ID_REST}+[ \t]*=`,
+    String.raw`^[ \t]*const[ \t]+[A-Z][A-Z0-9_]*[ \t]*=`,
+    String.raw`^[ \t]*[\w$#*~][\w$#*~.]*(?:<[^>]*>)?\([^;]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+    // C-family headers with a type: the body opening at the line's end, or the whole body on the line. One branch: a second
+    // copy of the type-word test (thousands of characters) cost ripgrep 3% on every tree.
+    String.raw`^[ \t]*${FIRST_TYPE_WORD}(?:[ \t*&:<>,~#\[\].?@][\w \t*&:<>,~$#\[\].?@]*)?[ \t*&]~?[A-Za-z_$][\w:~$]*\((?:[^;]*\{[ \t]*\}?[ \t]*$|[^;{]*\)[^;{]*\{.*\}[ \t]*$)`,
+    String.raw`^[A-Za-z_][\w \t*&:<>,~]*[ \t*&]~?[A-Za-z_][\w:~]*\([^;]*[),][ \t]*$`,
+    String.raw`^[A-Za-z_~][\w:<>,*& \t~]*::~?[A-Za-z_]\w*\([^;]*$`,
+    String.raw`^[ \t]*${TS_MEMBER_MODS}#?${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:\([^()]*\)|${PF_ID_REST}+)[ \t]*(?::[^=]+)?=>`,
+    // Class members in TypeScript/JavaScript as the member rule has them: modifiers, a blank or
+    // not before the parameters (`name (a) {` is the StandardJS style), `;` and `{` inside them,
+    // nested generics. The statements that take the same shape are left out by name.
+    String.raw`^[ \t]+${TS_MEMBER_MODS}(?:\*[ \t]*)?#?${identifierExcept(['if', 'for', 'while', 'switch', 'catch', 'with', 'function'], dialect)}[ \t]*(?:<[^()]*>)?[ \t]*\((?:[^()]|\([^()]*\))*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
+    // TypeScript member signatures (`name?<T>(params): Type;`).
+    String.raw`^[ \t]+${TS_MEMBER_MODS}#?${PF_ID_REST}+\??[ \t]*(?:<.*>)?[ \t]*\(.*\)[ \t]*:.*;[ \t]*$`,
+    String.raw`^[ \t]*[\w:-]+[ \t]*\(\)`,
+    String.raw`^[ \t]*(?:(?:local|const|let|var)[ \t]+)?(?:[\w$.]|[^\x00-\x7f])+[ \t]*=[ \t]*(?:async[ \t]+)?function\b`,
+    // JavaScript named function expressions opening their body anywhere on the line (`ws.on("e", function name() {`), and object literals bound to a name.
+    String.raw`${ANYWHERE}function[ \t]*(?:\*[ \t]*)?(?:[A-Za-z_$]|[^\x00-\x7f])${PF_ID_REST}*[ \t]*\(.*\)[ \t]*\{`,
+    String.raw`^[ \t]+(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*\{[ \t]*$`,
+    // Lua: `x = (function`, `M["x"] = function`, `["x"] = function`.
+    String.raw`^[ \t]*(?:local[ \t]+)?(?:[\w.]|[^\x00-\x7f])*(?:\[[^\]]*\])?[ \t]*=[ \t]*\([ \t]*function\b`,
+    String.raw`^[ \t]*(?:[\w.]|[^\x00-\x7f])*\[[^\]]*\][ \t]*=[ \t]*function\b`,
+    // Kotlin and Swift top-level properties after modifiers and annotations (`@JvmField internal val X`, `nonisolated(unsafe) private let x`).
+    String.raw`^${DECORATIONS}(?:[a-z]+(?:[ \t]*\([^)]*\)[ \t]*|[ \t]+)${DECORATIONS})*(?:val|var|let)[ \t]`,
+    // Ruby constants in any case after the capital (`Max_try = 10`), on a line without `;` and not ending in `,`
+    // (TypeScript enum members and generic defaults, C# initialisers: most such lines of other languages).
+    String.raw`^[ \t]*[A-Z]\w*[ \t]*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`,
+    // C# interface properties (`JSValue Current { get; }`).
+    String.raw`^[ \t]+[\w<>\[\],.?]+[ \t]+[A-Za-z_]\w*[ \t]*\{[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:get|set|init)\b`,
+    String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
+    String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
+    String.raw`^[ \t]*define\(`,
+    // Python's triple-quoted string delimiters: the extractor skips the lines between them (docstrings with `def` examples).
+    `${ANYWHERE}(?:"""|''')`,
+    // Go: lines with an odd number of backquotes (a raw string opens or closes there: the lines inside define nothing)
+    // but comment lines (`// ...`, ` * ```ts` in JSDoc: most odd lines of other languages);
+    // and grouped declarations: `const (`, `var (`, `type (`, their entries (one tab, the names, at most one type word,
+    // no `;` but in a trailing comment: Go never ends a line with one, JavaScript's one-tab assignments mostly do), their `)`.
+    '^[ \\t]*(?:(?:[^ \\t*\\x2f`]|\\x2f[^\\x2f`])[^`]*)?(?:`[^`]*`[^`]*)*`[^`]*$',
+    String.raw`^(?:const|var|type)[ \t]*\(`,
+    String.raw`^\)[ \t]*(?:[/][/].*)?$`,
+    String.raw`^\t${GO_ENTRY_NAME}(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*(?:[ \t]+[\w.*\[\]<>-]+(?:[ \t]*\{[^}]*\}?)?)?[ \t]*,?[ \t]*(?:=(?:$|[^=;][^;]*$|[^=;].*[/][/].*$)|[/][/]|$)`,
   ];
 }
 
