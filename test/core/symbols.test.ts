@@ -812,6 +812,17 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
     ]);
   });
 
+  it('Go: group entries named like other languages\' statement words (`unset`, `end`, `self`, `new`, `print`) are found, through ripgrep\'s prefilter too', () => {
+    const go = 'package flags\n\ntype triState int\n\nconst (\n\tunset triState = iota\n\tend\n\tself = 3\n)\n\nvar (\n\tnew = 1\n\tprint bool\n)\n';
+    table([['a.go', go, ['3 typeParameter triState', '6 constant unset', '7 constant end', '8 constant self', '12 variable new', '13 variable print']]]);
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const ex = new FileExtractor(languageOf('a.go')!, true);
+    go.split('\n').forEach((l, i) => {
+      if (rg.test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
+    });
+    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.go')!, go));
+  });
+
   it('Go: grouped `const (`, `var (`, `type (` entries; nothing inside raw strings; the blank identifier is no name', () => {
     const go = [
       'package p',
