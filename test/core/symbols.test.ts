@@ -334,6 +334,25 @@ describe('definitions per language', () => {
     expect(definitions).toBeGreaterThan(10_000);
   });
 
+  it('every prefilter branch starts at the line start (an unanchored one costs ripgrep a quarter of its time); what may stand anywhere still passes', () => {
+    for (const branch of PREFILTER_BRANCHES_RG) expect(branch.startsWith('^'), branch).toBe(true);
+    // ripgrep's DFA grows with the alternatives, the words of identifierExcept above all (a Go entry branch refusing 44 words was 18,500 characters).
+    expect(PREFILTER_REGEX.length).toBeLessThan(45_000);
+    // Branches sharing a long start are one branch with alternative ends: a second copy of a type-word test costs DFA states on every line.
+    for (const [i, a] of PREFILTER_BRANCHES_RG.entries()) {
+      for (const b of PREFILTER_BRANCHES_RG.slice(i + 1)) {
+        let same = 0;
+        while (same < a.length && a[same] === b[same]) same++;
+        expect(same, `${a.slice(0, 60)}... twice`).toBeLessThan(1000);
+      }
+    }
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    for (const line of ['  ws.on("message", function message(data) {', '__name(function x() {', '  if (a) { function baz() {', '    x = """', "  msg = '''", '    end."""']) {
+      expect(PREFILTER_JS.test(line), line).toBe(true);
+      expect(rg.test(line), line).toBe(true);
+    }
+  });
+
   it('statement lines are not C-family headers, dotted calls are not shell functions, `export { a }` defines nothing', () => {
     const cpp = 'int main(int argc, char **argv) {\n  return run(argc, {\n  await x.y({\n  new Proxy(t, { get(k) {\n  else if(x) {\n}\n';
     expect(describeSymbols('a.cpp', cpp)).toEqual(['1 function main']);
@@ -405,13 +424,19 @@ describe('definitions per language', () => {
     }
   });
 
-  it('identifierExcept: an identifier regex without lookahead that refuses exactly the given words', () => {
+  it('identifierExcept: an identifier regex (without lookahead for ripgrep, with one for JavaScript) that refuses exactly the given words', () => {
     const words = ['if', 'for', 'while', 'switch', 'catch', 'with', 'function'];
-    const re = new RegExp(`^${identifierExcept(words)}$`);
-    const ident = fc.tuple(fc.constantFrom(...'abcdefhilnortuw_$Aé'), fc.string({ unit: fc.constantFrom(...'abcdefhilnortuwsz0_$é'), maxLength: 9 }));
-    fc.assert(fc.property(fc.oneof(ident.map(([a, b]) => a + b), fc.constantFrom(...words), fc.constantFrom(...words).map((w) => w.slice(0, -1)), fc.constantFrom(...words).map((w) => `${w}x`)), (id) => re.test(id) === !words.includes(id)), { numRuns: 3000 });
-    for (const w of words) expect(re.test(w)).toBe(false);
-    for (const ok of ['i', 'fo', 'iff', 'forEach', 'whiles', 'switcher', 'catch_', 'withX', 'functions', 'constructor', '$', 'é']) expect(re.test(ok), ok).toBe(true);
+    for (const dialect of ['rg', 'js'] as const) {
+      const re = new RegExp(`^${identifierExcept(words, dialect)}$`);
+      const ident = fc.tuple(fc.constantFrom(...'abcdefhilnortuw_$Aé'), fc.string({ unit: fc.constantFrom(...'abcdefhilnortuwsz0_$é'), maxLength: 9 }));
+      fc.assert(fc.property(fc.oneof(ident.map(([a, b]) => a + b), fc.constantFrom(...words), fc.constantFrom(...words).map((w) => w.slice(0, -1)), fc.constantFrom(...words).map((w) => `${w}x`)), (id) => re.test(id) === !words.includes(id)), { numRuns: 3000 });
+      for (const w of words) expect(re.test(w), dialect).toBe(false);
+      for (const ok of ['i', 'fo', 'iff', 'forEach', 'whiles', 'switcher', 'catch_', 'withX', 'functions', 'constructor', '$', 'é']) expect(re.test(ok), `${dialect} ${ok}`).toBe(true);
+    }
+    expect(identifierExcept(words, 'js')).toContain('(?!');
+    expect(identifierExcept(words)).not.toMatch(/\(\?<?[=!]/);
+    // One loop for the rest of the identifier, whichever way it left the trie (a loop per trie node made as many DFA states in ripgrep).
+    expect(identifierExcept(words).split(String.raw`(?:[\w$]|[^\x00-\x7f])*`).length - 1).toBe(1);
   });
 
   it('maps extensions case-insensitively and knows nothing about other files', () => {
@@ -785,6 +810,17 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
     table([
       ['a.rs', 'unsafe extern "C" {\n    safe fn sqrt(x: f64) -> f64;\n}\n#[inline(never)] fn frame_4(start_line: u32) {\n}\npub const trait Destruct {\n}\nfn f<\n    const N: usize,\n    T,\n>() {}\nconst PREFIX: &\'static str;\nstatic X: u8 = 1;\nconst _: () = assert!(size_of::<u8>() == 1);\n', ['2 function sqrt', '4 function frame_4', '6 interface Destruct', '8 function f', '12 constant PREFIX', '13 constant X']],
     ]);
+  });
+
+  it('Go: group entries named like other languages\' statement words (`unset`, `end`, `self`, `new`, `print`) are found, through ripgrep\'s prefilter too', () => {
+    const go = 'package flags\n\ntype triState int\n\nconst (\n\tunset triState = iota\n\tend\n\tself = 3\n)\n\nvar (\n\tnew = 1\n\tprint bool\n)\n';
+    table([['a.go', go, ['3 typeParameter triState', '6 constant unset', '7 constant end', '8 constant self', '12 variable new', '13 variable print']]]);
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const ex = new FileExtractor(languageOf('a.go')!, true);
+    go.split('\n').forEach((l, i) => {
+      if (rg.test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
+    });
+    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.go')!, go));
   });
 
   it('Go: grouped `const (`, `var (`, `type (` entries; nothing inside raw strings; the blank identifier is no name', () => {
