@@ -161,8 +161,10 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
      * that. `onFile`: called with each file as it ends instead (a sorted run feeds the collector so);
      * true ends the run.
      */
-    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; keepHits?: boolean } = {}) => {
+    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContextLines?: number } = {}) => {
       const files: DiskFile[] = [];
+      // With readContextLines: every file so far got its context lines (read as it ended, while ripgrep goes on).
+      let contextRead = true;
       let current: (DiskFile & { skip: boolean }) | undefined;
       let received = 0;
       const run = runRipgrep({
@@ -176,7 +178,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               const outside = abs !== '' && !confined(abs, rawPath(scopeDir, m.data.path ?? undefined));
               if (outside) dropped.add(abs);
               const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
-              current = { rel: skip ? '' : relToScope(abs), abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, ...(o.keepHits ? { hits: [] } : {}) };
+              current = { rel: skip ? '' : relToScope(abs), abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, ...(o.readContextLines !== undefined ? { hits: [] } : {}) };
               return 'continue';
             }
             case 'match':
@@ -198,14 +200,16 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               files.push(d);
               received += d.matches;
               req.onProgress?.(Math.min(received, req.maxResults), files.length);
-              return o.stopAt !== undefined && received > o.stopAt ? 'stop' : 'continue';
+              if (o.stopAt !== undefined && received > o.stopAt) return 'stop';
+              if (o.readContextLines !== undefined && contextRead) contextRead = readContext(d, o.readContextLines);
+              return 'continue';
             }
             default:
               return 'continue';
           }
         },
       });
-      return run.then((exit) => ({ exit, files }));
+      return run.then((exit) => ({ exit, files, contextRead }));
     };
     const feedSorted = (files: DiskFile[]): boolean => {
       files.sort((a, b) => comparePaths(a.rel, b.rel));
@@ -228,15 +232,15 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     // 1. ripgrep at its own speed: the parallel walk, every file kept, sorted afterwards. Paths are
     // relative to the working folder ripgrep starts in (the scope's real path): once started, its
     // walk does not go through the scope's path or its parents again. Over a folder it runs without
-    // --context (a slower mode of ripgrep's), and the few files with hits get their context lines
-    // read here; when one cannot be read exactly, the run is made again with --context.
+    // --context (a slower mode of ripgrep's), and each file with hits gets its context lines read
+    // here as ripgrep reports it; when one cannot be read exactly, the run is made again with --context.
     const typeArgs = typed ? typeFlags('editls', req.glob!.fileNameGlob!) : [];
     const stopAt = req.scope.directory ? req.maxResults : undefined;
     walks.push('parallel');
     let first: Awaited<ReturnType<typeof collectRun>> | undefined;
     if (req.scope.directory && req.contextLines > 0) {
-      const bare = await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, keepHits: true });
-      if (bare.exit.stopped || bare.exit.cancelled || bare.files.every((d) => readContext(d, req.contextLines))) first = bare;
+      const bare = await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, readContextLines: req.contextLines });
+      if (bare.exit.stopped || bare.exit.cancelled || bare.contextRead) first = bare;
       else walks.push('parallel');
     }
     first ??= await collectRun([...runFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt });
