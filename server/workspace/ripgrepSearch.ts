@@ -5,8 +5,9 @@
 // the first in path order. Open documents whose text differs from disk are searched as buffers (one
 // ripgrep run over private copies, same regex) and merged in path order. Nothing of unbounded length
 // goes on a command line (Linux refuses 128 KiB arguments). ripgrep runs from inside the scope's real
-// path, which is checked again after the run, and a file whose real path left the scope meanwhile is
-// dropped (a folder swapped for a link is never followed).
+// path, which is checked again after the run; each file with hits is checked as ripgrep reports it
+// (still at its real path inside the scope, its bytes those ripgrep printed), and one that is not is
+// dropped with a note (a folder swapped for a link is never followed).
 import { isUtf8 } from 'node:buffer';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { stat, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -24,7 +25,7 @@ import type { OpenDocuments } from './openDocuments.js';
 import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
 import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
-import { fileContextAround, type Hit } from './searchContext.js';
+import { fileContextAround, type Hit, type NotRead } from './searchContext.js';
 
 export interface SearchRequest {
   /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
@@ -49,11 +50,12 @@ export interface SearchOutcome {
   /** ripgrep was stopped once the cap was passed, before it finished the walk. */
   stoppedEarly: boolean;
   /**
-   * How ripgrep walked the scope: `parallel` (its default, unordered: the files are sorted here), a
-   * second `parallel` with --context when the first run's context lines could not be read from the
-   * files, then `sorted` (`--sort path`, one thread) only when a parallel walk found more than maxResults lines.
+   * How ripgrep walked the scope: `parallel` (its default, unordered: the files are sorted here),
+   * `files` when some files' context lines could not be read here and ripgrep searched them again
+   * by name with --context, then `sorted` (`--sort path`, one thread) only when the parallel walk
+   * found more than maxResults lines.
    */
-  walks: ('parallel' | 'sorted')[];
+  walks: ('parallel' | 'files' | 'sorted')[];
 }
 
 export interface SearchDeps {
@@ -140,8 +142,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       file: FileHits;
       binary: boolean;
       matches: number;
-      /** The matching lines as ripgrep printed them, kept when its context lines are read here (readContext). */
-      hits?: Hit[];
+      /** Every line as ripgrep printed it (offset and bytes), for checkFile. */
+      printed: Hit[];
     }
     // Every run's files go through here in path order, buffers merged in between; true once the cap is passed.
     const feed = (d: DiskFile): boolean => {
@@ -154,17 +156,20 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     const maxCount = String(req.maxResults + 1);
     const runFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount, '--context', String(req.contextLines)];
     const noContextFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount];
+    // Files whose bytes were no longer what ripgrep printed when they were checked (left out, with a note).
+    const changed = new Set<string>();
 
     /**
      * One ripgrep --json run, its files kept whole (ripgrep prints each file's messages together, in
-     * parallel runs too). `stopAt`: stop once the text files reported hold more matching lines than
-     * that. `onFile`: called with each file as it ends instead (a sorted run feeds the collector so);
-     * true ends the run.
+     * parallel runs too), each checked as it ends (checkFile): its lines must be the file's bytes at
+     * its place inside the scope. `readContext`: ripgrep runs without --context, and the check reads
+     * the context lines too; a file where that cannot be done goes to `redo`. `stopAt`: stop once the
+     * text files reported hold more matching lines than that. `onFile`: called with each file as it
+     * ends instead (a sorted run feeds the collector so); true ends the run.
      */
-    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContextLines?: number } = {}) => {
+    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContext?: boolean } = {}) => {
       const files: DiskFile[] = [];
-      // With readContextLines: every file so far got its context lines (read as it ended, while ripgrep goes on).
-      let contextRead = true;
+      const redo: string[] = [];
       let current: (DiskFile & { skip: boolean }) | undefined;
       let received = 0;
       const run = runRipgrep({
@@ -178,7 +183,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               const outside = abs !== '' && !confined(abs, rawPath(scopeDir, m.data.path ?? undefined));
               if (outside) dropped.add(abs);
               const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
-              current = { rel: skip ? '' : relToScope(abs), abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, ...(o.readContextLines !== undefined ? { hits: [] } : {}) };
+              current = { rel: skip ? '' : relToScope(abs), abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
               return 'continue';
             }
             case 'match':
@@ -186,7 +191,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               if (!current || current.skip) return 'continue';
               current.file.lines.push(toSearchLine(m.data, m.type === 'match'));
               if (m.type === 'match') current.matches++;
-              if (current.hits && m.data.line_number !== null) current.hits.push({ line: m.data.line_number, offset: m.data.absolute_offset, bytes: dataBytes(m.data.lines) });
+              current.printed.push({ line: m.data.line_number ?? 0, offset: m.data.absolute_offset, bytes: dataBytes(m.data.lines) });
               return 'continue';
             case 'end': {
               const done = current;
@@ -194,22 +199,36 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               if (!done || done.skip || done.file.lines.length === 0) return 'continue';
               const { skip: _, ...d } = done;
               d.binary = m.data.binary_offset !== null;
-              if (o.onFile) return o.onFile(d) ? 'stop' : 'continue';
               // A binary file is dropped with its hits (the collector would drop it too).
-              if (d.binary) return 'continue';
+              if (d.binary && !o.onFile) return 'continue';
+              if (!d.binary) {
+                const verdict = checkFile(d, o.readContext ? req.contextLines : 0);
+                if (verdict === 'moved') {
+                  dropped.add(d.abs);
+                  return 'continue';
+                }
+                if (verdict !== 'ok' && o.readContext) {
+                  redo.push(d.abs);
+                  return 'continue';
+                }
+                if (verdict === 'changed') {
+                  changed.add(d.abs);
+                  return 'continue';
+                }
+                // `unsupported` here: a UTF-16 file, where it was found; ripgrep's lines are kept.
+              }
+              if (o.onFile) return o.onFile(d) ? 'stop' : 'continue';
               files.push(d);
               received += d.matches;
               req.onProgress?.(Math.min(received, req.maxResults), files.length);
-              if (o.stopAt !== undefined && received > o.stopAt) return 'stop';
-              if (o.readContextLines !== undefined && contextRead) contextRead = readContext(d, o.readContextLines);
-              return 'continue';
+              return o.stopAt !== undefined && received > o.stopAt ? 'stop' : 'continue';
             }
             default:
               return 'continue';
           }
         },
       });
-      return run.then((exit) => ({ exit, files, contextRead }));
+      return run.then((exit) => ({ exit, files, redo }));
     };
     const feedSorted = (files: DiskFile[]): boolean => {
       files.sort((a, b) => comparePaths(a.rel, b.rel));
@@ -233,18 +252,23 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     // relative to the working folder ripgrep starts in (the scope's real path): once started, its
     // walk does not go through the scope's path or its parents again. Over a folder it runs without
     // --context (a slower mode of ripgrep's), and each file with hits gets its context lines read
-    // here as ripgrep reports it; when one cannot be read exactly, the run is made again with --context.
+    // here as ripgrep reports it; the few files where that cannot be done exactly (UTF-16, changed
+    // since) are searched once more by name with --context.
     const typeArgs = typed ? typeFlags('editls', req.glob!.fileNameGlob!) : [];
     const stopAt = req.scope.directory ? req.maxResults : undefined;
     walks.push('parallel');
-    let first: Awaited<ReturnType<typeof collectRun>> | undefined;
-    if (req.scope.directory && req.contextLines > 0) {
-      const bare = await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, readContextLines: req.contextLines });
-      if (bare.exit.stopped || bare.exit.cancelled || bare.contextRead) first = bare;
-      else walks.push('parallel');
-    }
-    first ??= await collectRun([...runFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt });
+    const first = req.scope.directory
+      ? await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, readContext: true })
+      : await collectRun([...runFlags, '-e', req.regex, '--', target], { stopAt });
     let exit = first.exit;
+    if (!exit.stopped && !exit.cancelled && first.redo.length > 0) {
+      walks.push('files');
+      for (const names of argumentChunks(first.redo.map((abs) => `./${relToScope(abs)}`))) {
+        const again = await collectRun([...runFlags, '-e', req.regex, '--', ...names]);
+        first.files.push(...again.files);
+        if (again.exit.cancelled) exit = again.exit;
+      }
+    }
     if (!exit.stopped) {
       if (!exit.cancelled) feedSorted(first.files);
     } else {
@@ -264,6 +288,13 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     if (dropped.size > 0) {
       const n = dropped.size;
       const note = `${n} file${n === 1 ? '' : 's'} left out: ${n === 1 ? 'its' : 'their'} real path was outside ${req.scope.relPath} when ripgrep reported ${n === 1 ? 'it' : 'them'} (a folder replaced by a symlink during the search)`;
+      notes.push(note);
+      deps.log(`searchFiles: ${note}`);
+    }
+    for (const abs of dropped) changed.delete(abs);
+    if (changed.size > 0) {
+      const n = changed.size;
+      const note = `${n} file${n === 1 ? '' : 's'} left out: ${n === 1 ? 'it' : 'they'} changed while ripgrep read ${n === 1 ? 'it' : 'them'} (${[...changed].slice(0, 3).map(relToFirst).join(', ')}${n > 3 ? ', ...' : ''}); search again`;
       notes.push(note);
       deps.log(`searchFiles: ${note}`);
     }
@@ -339,17 +370,31 @@ function dataPath(d: { text: string } | { bytes: string }): string {
 }
 
 /**
- * Adds its context lines to a file ripgrep reported without them, read from the file (searchContext.ts);
- * false when they cannot be had exactly (then ripgrep is asked).
+ * Checks that the lines ripgrep printed for a file are its bytes now, at its place (searchContext.ts),
+ * and adds `contextLines` lines of context around them read from the file (0 when ripgrep printed
+ * them). `unsupported` (a UTF-16 file, which ripgrep transcodes) when the bytes cannot be compared.
  */
-function readContext(d: { abs: string; file: FileHits; hits?: Hit[] }, contextLines: number): boolean {
-  if (!d.hits || d.hits.length !== d.file.lines.length) return false;
-  const context = fileContextAround(d.abs, d.hits, contextLines);
-  if (context === undefined) return false;
-  const lines = [...d.file.lines, ...context.map((c) => contextLine(c.line, c.bytes))];
-  d.file.lines = lines.sort((a, b) => a.line - b.line);
-  d.hits = undefined;
-  return true;
+function checkFile(d: { abs: string; file: FileHits; printed: Hit[] }, contextLines: number): 'ok' | NotRead {
+  const context = fileContextAround(d.abs, d.printed, contextLines);
+  if (typeof context === 'string') return context;
+  if (context.length > 0) d.file.lines = [...d.file.lines, ...context.map((c) => contextLine(c.line, c.bytes))].sort((a, b) => a.line - b.line);
+  d.printed = [];
+  return 'ok';
+}
+
+/** Paths for ripgrep's command line, a run's worth at a time (each run's arguments under 64 KiB). */
+function argumentChunks(paths: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  let size = 0;
+  for (const p of paths) {
+    if (chunks.length === 0 || size + p.length + 1 > 64 * 1024) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks[chunks.length - 1]!.push(p);
+    size += p.length + 1;
+  }
+  return chunks;
 }
 
 /** A context line from its bytes, decoded as ripgrep's `{text}` or `{bytes}` would be. */

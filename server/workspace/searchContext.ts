@@ -1,8 +1,10 @@
-// Context lines around searchFiles' hits, read from the file itself: ripgrep runs without `--context`
-// (a slower search mode in ripgrep, and a message per context line to parse), and a window around each
-// hit's byte offset gives the lines before and after it. Whatever this cannot reproduce exactly as
-// `rg --context` would (a UTF-16 file ripgrep transcoded, a file changed since ripgrep read it, a line
-// longer than the largest window, a NUL byte) answers undefined, and the caller asks ripgrep instead.
+// searchFiles' check that the lines ripgrep printed are the file's, now, at its place inside the scope,
+// and context lines around them read from the file itself: ripgrep runs without `--context` (a slower
+// search mode in ripgrep, and a message per context line to parse), and a window around each hit's
+// byte offset gives the lines before and after it. The verdict says when the file is no longer where
+// ripgrep found it (`moved`: it is dropped), when its bytes are not what ripgrep printed (`changed`),
+// or when they cannot be compared here (`unsupported`: a UTF-16 file, which ripgrep transcodes; a line
+// longer than the largest window).
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { openedAt } from './pinnedFolder.js';
 
@@ -22,6 +24,9 @@ export interface ContextLine {
 /** Reads `len` bytes at `pos` (fewer only at the end of the file). */
 export type ReadAt = (pos: number, len: number) => Buffer;
 
+/** Why the lines could not be checked or their context read (see the file's header). */
+export type NotRead = 'moved' | 'changed' | 'unsupported';
+
 /** A file up to this size is read whole, once; a larger one in windows around its hits, from this size on a side. */
 const WHOLE_FILE = 64 * 1024;
 const FIRST_WINDOW = 4 * 1024;
@@ -31,25 +36,26 @@ const NL = 0x0a;
 
 /**
  * The lines `rg --context n` prints around `hits` (in line order, from one file of `size` bytes) that
- * are not hits themselves, or undefined when they cannot be had exactly. ripgrep's offsets skip a
- * UTF-8 BOM, which it strips; a UTF-16 BOM means ripgrep searched a transcoded copy.
+ * are not hits themselves, once every hit's bytes are checked to be the file's at its offset (with n
+ * = 0, only the check). ripgrep's offsets skip a UTF-8 BOM, which it strips; a UTF-16 BOM means
+ * ripgrep searched a transcoded copy.
  */
-export function contextAround(read: ReadAt, size: number, hits: readonly Hit[], n: number): ContextLine[] | undefined {
+export function contextAround(read: ReadAt, size: number, hits: readonly Hit[], n: number): ContextLine[] | Exclude<NotRead, 'moved'> {
   const out: ContextLine[] = [];
-  if (n <= 0 || hits.length === 0) return out;
+  if (hits.length === 0) return out;
   const head = read(0, Math.min(3, size));
-  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return undefined;
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return 'unsupported';
   const base = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   const windows = new WindowCache(read, size);
   let printed = 0;
   for (let i = 0; i < hits.length; i++) {
     const hit = hits[i]!;
     const next = hits[i + 1];
-    if (hit.line <= printed || (next !== undefined && next.line <= hit.line)) return undefined;
-    const before = Math.min(n, hit.line - 1 - printed);
-    const after = next === undefined ? n : Math.min(n, next.line - hit.line - 1);
+    if (hit.line <= printed || (next !== undefined && next.line <= hit.line)) return 'changed';
+    const before = Math.max(0, Math.min(n, hit.line - 1 - printed));
+    const after = next === undefined ? Math.max(0, n) : Math.max(0, Math.min(n, next.line - hit.line - 1));
     const lines = linesAround(windows, base, hit, before, after);
-    if (lines === undefined) return undefined;
+    if (typeof lines === 'string') return lines;
     out.push(...lines);
     printed = hit.line + lines.filter((l) => l.line > hit.line).length;
   }
@@ -57,19 +63,20 @@ export function contextAround(read: ReadAt, size: number, hits: readonly Hit[], 
 }
 
 /** `before` lines before the hit and at most `after` after it (fewer at the end of the file), growing the window as needed. */
-function linesAround(windows: WindowCache, base: number, hit: Hit, before: number, after: number): ContextLine[] | undefined {
+function linesAround(windows: WindowCache, base: number, hit: Hit, before: number, after: number): ContextLine[] | 'changed' | 'unsupported' {
   const pos = base + hit.offset;
   const end = pos + hit.bytes.length;
   const size = windows.size;
-  if (end > size || (hit.bytes[hit.bytes.length - 1] !== NL && end !== size)) return undefined;
+  if (end > size || (hit.bytes[hit.bytes.length - 1] !== NL && end !== size)) return 'changed';
   for (let w = FIRST_WINDOW; w <= MAX_WINDOW; w *= 4) {
-    const start = before > 0 ? Math.max(base, pos - w) : pos;
+    // One byte before the line at least: the newline that must end the line before it.
+    const start = Math.max(base, pos - (before > 0 ? w : 1));
     const stop = after > 0 ? Math.min(size, end + w) : end;
     const buf = windows.get(start, stop);
-    if (buf.length !== stop - start) return undefined; // the file shrank since ripgrep read it
+    if (buf.length !== stop - start) return 'changed'; // the file shrank since ripgrep read it
     const at = pos - start;
-    if (!buf.subarray(at, at + hit.bytes.length).equals(hit.bytes)) return undefined;
-    if (at > 0 && buf[at - 1] !== NL) return undefined;
+    if (!buf.subarray(at, at + hit.bytes.length).equals(hit.bytes)) return 'changed';
+    if (at > 0 && buf[at - 1] !== NL) return 'changed';
     const lines: ContextLine[] = [];
     // Before: line hit.line - k ends with the newline just before the start of the line after it.
     let lineStart = at;
@@ -77,7 +84,7 @@ function linesAround(windows: WindowCache, base: number, hit: Hit, before: numbe
     for (let k = 1; k <= before; k++) {
       if (lineStart === 0) {
         // The window's start: the file's (after its BOM), or more window is needed.
-        if (start === base) return undefined; // ripgrep counted more lines than the file has
+        if (start === base) return 'changed'; // ripgrep counted more lines than the file has
         complete = false;
         break;
       }
@@ -109,10 +116,10 @@ function linesAround(windows: WindowCache, base: number, hit: Hit, before: numbe
     }
     if (!complete) continue;
     // ripgrep drops a file with a NUL byte as binary: one here was not there when it searched.
-    if (lines.some((l) => l.bytes.includes(0))) return undefined;
+    if (lines.some((l) => l.bytes.includes(0))) return 'changed';
     return lines.map((l) => ({ line: l.line, bytes: Buffer.from(l.bytes) }));
   }
-  return undefined;
+  return 'unsupported';
 }
 
 /** The last window read, reused while the next hits' windows fall inside it; a small file is one window. */
@@ -137,18 +144,22 @@ class WindowCache {
 
 /**
  * contextAround on the file at `absPath` (a real path ripgrep reported): opened without following a
- * symlink, non-blocking, checked to be a regular file still at that path. Undefined when it cannot be read.
+ * symlink, non-blocking, checked to be a regular file still at that path; `moved` when it is not.
  */
-export function fileContextAround(absPath: string, hits: readonly Hit[], n: number): ContextLine[] | undefined {
+export function fileContextAround(absPath: string, hits: readonly Hit[], n: number): ContextLine[] | NotRead {
   let fd: number;
   try {
     fd = openSync(absPath, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0));
-  } catch {
-    return undefined;
+  } catch (error) {
+    // A symlink now (ELOOP) or a folder on its path no longer one (ENOTDIR): not where ripgrep found it.
+    // Gone (ENOENT) or unreadable: changed since.
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ELOOP' || code === 'ENOTDIR' ? 'moved' : 'changed';
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || !openedAt(fd, absPath)) return undefined;
+    if (!openedAt(fd, absPath)) return 'moved';
+    if (!st.isFile()) return 'changed';
     const read: ReadAt = (pos, len) => {
       const buf = Buffer.allocUnsafe(len);
       let got = 0;
@@ -161,7 +172,7 @@ export function fileContextAround(absPath: string, hits: readonly Hit[], n: numb
     };
     return contextAround(read, st.size, hits, n);
   } catch {
-    return undefined;
+    return 'changed';
   } finally {
     closeSync(fd);
   }

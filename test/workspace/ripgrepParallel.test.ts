@@ -145,11 +145,11 @@ describe('searchFiles reads context lines from the files ripgrep found hits in',
     expect(got).toEqual(want);
   });
 
-  it('asks ripgrep for the context lines when a file cannot give them (UTF-16, which ripgrep transcodes)', async () => {
+  it('asks ripgrep for the context lines of a file that cannot give them (UTF-16, which ripgrep transcodes), by its name', async () => {
     const w = tempWorkspace({ ...variants(), 'utf16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\nneedle\nb\n', 'utf16le')]) }, 'editls-rgctx-');
     workspaces.push(w);
     const r = await search(w, { maxResults: 10_000, contextLines: 1 });
-    expect(r.walks).toEqual(['parallel', 'parallel']);
+    expect(r.walks).toEqual(['parallel', 'files']);
     const got = r.files.flatMap((f) => f.lines.map((l) => `${f.path}:${l.line}:${l.match ? 'match' : 'context'}:${l.text}`));
     expect(got).toContain('utf16.txt:1:context:a');
     expect(got).toEqual(await rgContext(w.root, 1));

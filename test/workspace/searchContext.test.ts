@@ -4,11 +4,11 @@
 // the cases where ripgrep must be asked instead (UTF-16, a changed file, NUL, a symlink, a FIFO).
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ripgrepPath } from '../../server/workspace/ripgrep.js';
 import { dataBytes, parseRgMessage } from '../../server/workspace/ripgrepSchema.js';
-import { contextAround, fileContextAround, type Hit } from '../../server/workspace/searchContext.js';
+import { contextAround, fileContextAround, type ContextLine, type Hit } from '../../server/workspace/searchContext.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const workspaces: TempWorkspace[] = [];
@@ -79,8 +79,8 @@ describe('contextAround', () => {
       for (const n of [1, 2, 3]) {
         const expected = (await rgLines(file, n)).filter((l) => !l.match).map((l) => ({ line: l.line, bytes: l.bytes.toString('latin1') }));
         const got = fileContextAround(file, hits, n);
-        expect(got, `${name} -C${n}`).toBeDefined();
-        expect(got!.map((l) => ({ line: l.line, bytes: l.bytes.toString('latin1') })), `${name} -C${n}`).toEqual(expected);
+        expect(Array.isArray(got), `${name} -C${n}: ${String(got)}`).toBe(true);
+        expect((got as ContextLine[]).map((l) => ({ line: l.line, bytes: l.bytes.toString('latin1') })), `${name} -C${n}`).toEqual(expected);
         compared++;
         contextLines += expected.length;
       }
@@ -95,7 +95,7 @@ describe('contextAround', () => {
     workspaces.push(w);
     const file = path.join(w.root, 'long.txt');
     const hits = (await rgLines(file, 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes }));
-    const got = fileContextAround(file, hits, 2)!;
+    const got = fileContextAround(file, hits, 2) as ContextLine[];
     expect(got.map((l) => [l.line, l.bytes.length])).toEqual([
       [1, 100_001],
       [2, 100_001],
@@ -103,10 +103,13 @@ describe('contextAround', () => {
       [5, 100_001],
     ]);
     const huge = path.join(w.root, 'huge.txt');
-    expect(fileContextAround(huge, (await rgLines(huge, 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes })), 1)).toBeUndefined();
+    const hugeHits = (await rgLines(huge, 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes }));
+    expect(fileContextAround(huge, hugeHits, 1)).toBe('unsupported');
+    // The check alone (no context) reads only the hit's line.
+    expect(fileContextAround(huge, hugeHits, 0)).toEqual([]);
   });
 
-  it('asks ripgrep instead for a UTF-16 file, a changed file, a NUL byte, a symlink and a FIFO', async () => {
+  it('says why it cannot: a UTF-16 file (unsupported), a changed file, a NUL byte, a FIFO (changed), a symlink or a folder swapped for one (moved)', async () => {
     const w = tempWorkspace(
       {
         'utf16.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\nneedle\nb\n', 'utf16le')]),
@@ -120,30 +123,44 @@ describe('contextAround', () => {
     const hitsOf = async (name: string) => (await rgLines(path.join(w.root, name), 0)).map((l) => ({ line: l.line, offset: l.offset, bytes: l.bytes }));
     const utf16 = await hitsOf('utf16.txt');
     expect(utf16).toHaveLength(1);
-    expect(fileContextAround(path.join(w.root, 'utf16.txt'), utf16, 1)).toBeUndefined();
+    expect(fileContextAround(path.join(w.root, 'utf16.txt'), utf16, 1)).toBe('unsupported');
     const changed = await hitsOf('changed.txt');
     writeFileSync(path.join(w.root, 'changed.txt'), 'a\nnoodle\nb\n');
-    expect(fileContextAround(path.join(w.root, 'changed.txt'), changed, 1)).toBeUndefined();
+    expect(fileContextAround(path.join(w.root, 'changed.txt'), changed, 1)).toBe('changed');
+    expect(fileContextAround(path.join(w.root, 'changed.txt'), changed, 0)).toBe('changed');
     const nul = await hitsOf('nul.txt');
     writeFileSync(path.join(w.root, 'nul.txt'), 'a\nneedle\n\0\n');
-    expect(fileContextAround(path.join(w.root, 'nul.txt'), nul, 1)).toBeUndefined();
+    expect(fileContextAround(path.join(w.root, 'nul.txt'), nul, 1)).toBe('changed');
+    expect(fileContextAround(path.join(w.root, 'gone.txt'), nul, 1)).toBe('changed');
     const target = await hitsOf('target.txt');
-    expect(fileContextAround(path.join(w.root, 'target.txt'), target, 1)?.map((l) => l.line)).toEqual([1, 3]);
+    expect((fileContextAround(path.join(w.root, 'target.txt'), target, 1) as ContextLine[]).map((l) => l.line)).toEqual([1, 3]);
     symlinkSync(path.join(w.root, 'target.txt'), path.join(w.root, 'link.txt'));
-    expect(fileContextAround(path.join(w.root, 'link.txt'), target, 1)).toBeUndefined();
+    expect(fileContextAround(path.join(w.root, 'link.txt'), target, 1)).toBe('moved');
     mkdirSync(path.join(w.root, 'd'));
     execFileSync('mkfifo', [path.join(w.root, 'd', 'fifo')]);
-    expect(fileContextAround(path.join(w.root, 'd', 'fifo'), target, 1)).toBeUndefined();
+    expect(fileContextAround(path.join(w.root, 'd', 'fifo'), target, 1)).toBe('changed');
+    // A folder on the path swapped for a link to an identical file elsewhere: the bytes match, the place does not.
+    const elsewhere = tempWorkspace({ 'target.txt': 'a\nneedle\nb\n' }, 'editls-ctx-out-');
+    workspaces.push(elsewhere);
+    mkdirSync(path.join(w.root, 'sub'));
+    writeFileSync(path.join(w.root, 'sub', 'target.txt'), 'a\nneedle\nb\n');
+    const subHits = await hitsOf('sub/target.txt');
+    renameSync(path.join(w.root, 'sub'), path.join(w.root, 'sub.real'));
+    symlinkSync(elsewhere.root, path.join(w.root, 'sub'));
+    expect(fileContextAround(path.join(w.root, 'sub', 'target.txt'), subHits, 1)).toBe('moved');
+    expect(fileContextAround(path.join(w.root, 'sub', 'target.txt'), subHits, 0)).toBe('moved');
   });
 
   it('refuses hits that disagree with the file: a line number past its start, hits out of order', () => {
     const buf = Buffer.from('a\nneedle\nb\n');
     const read = (pos: number, len: number) => buf.subarray(pos, pos + len);
     const hit = { line: 2, offset: 2, bytes: Buffer.from('needle\n') };
-    expect(contextAround(read, buf.length, [hit], 1)?.map((l) => l.bytes.toString())).toEqual(['a\n', 'b\n']);
-    expect(contextAround(read, buf.length, [{ ...hit, line: 5 }], 3)).toBeUndefined();
-    expect(contextAround(read, buf.length, [{ ...hit, offset: 1 }], 1)).toBeUndefined();
-    expect(contextAround(read, buf.length, [hit, hit], 1)).toBeUndefined();
+    expect((contextAround(read, buf.length, [hit], 1) as ContextLine[]).map((l) => l.bytes.toString())).toEqual(['a\n', 'b\n']);
+    expect(contextAround(read, buf.length, [{ ...hit, line: 5 }], 3)).toBe('changed');
+    expect(contextAround(read, buf.length, [{ ...hit, offset: 1 }], 1)).toBe('changed');
+    expect(contextAround(read, buf.length, [{ ...hit, offset: 1 }], 0)).toBe('changed');
+    expect(contextAround(read, buf.length, [{ ...hit, bytes: Buffer.from('noodle\n') }], 0)).toBe('changed');
+    expect(contextAround(read, buf.length, [hit, hit], 1)).toBe('changed');
     expect(contextAround(read, buf.length, [hit], 0)).toEqual([]);
   });
 });
