@@ -103,8 +103,11 @@ export function pinFolderSync(dir: string): PinnedFolder | 'moved' | Error {
   return pinned;
 }
 
-/** The open file (a descriptor) is at `realPath` now (Linux, through /proc/self/fd); elsewhere: true (nothing to ask). */
-export function openedAt(fd: number, realPath: string): boolean {
+/**
+ * The open file (a descriptor) is at `realPath` now (Linux, through /proc/self/fd); elsewhere: true
+ * (nothing to ask). A Buffer is a path as bytes (a name that is not UTF-8), compared as bytes.
+ */
+export function openedAt(fd: number, realPath: string | Buffer): boolean {
   return !PROC_FD || fdAt(fd, realPath);
 }
 
@@ -114,9 +117,10 @@ export function openedAt(fd: number, realPath: string): boolean {
  * new place, a deleted one " (deleted)"), so one readlink answers what realpath would (which resolves
  * that link and then every folder on the answer again, one readlink each).
  */
-function fdAt(fd: number, realPath: string): boolean {
+function fdAt(fd: number, realPath: string | Buffer): boolean {
   try {
-    return readlinkSync(`/proc/self/fd/${fd}`) === realPath;
+    if (typeof realPath === 'string') return readlinkSync(`/proc/self/fd/${fd}`) === realPath;
+    return readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' }).equals(realPath);
   } catch {
     return false;
   }

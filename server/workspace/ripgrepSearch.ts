@@ -139,6 +139,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     interface DiskFile {
       rel: string;
       abs: string;
+      /** The path as ripgrep printed it, absolute: bytes when it is not UTF-8 (abs then has U+FFFD). */
+      raw: string | Buffer;
       file: FileHits;
       binary: boolean;
       matches: number;
@@ -180,10 +182,11 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
           switch (m.type) {
             case 'begin': {
               const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
-              const outside = abs !== '' && !confined(abs, rawPath(scopeDir, m.data.path ?? undefined));
+              const raw = rawPath(scopeDir, m.data.path ?? undefined);
+              const outside = abs !== '' && !confined(abs, raw);
               if (outside) dropped.add(abs);
               const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
-              current = { rel: skip ? '' : relToScope(abs), abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
+              current = { rel: skip ? '' : relToScope(abs), abs, raw, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
               return 'continue';
             }
             case 'match':
@@ -207,7 +210,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
                   dropped.add(d.abs);
                   return 'continue';
                 }
-                if (verdict !== 'ok' && o.readContext) {
+                // Searched again by name, with --context; a name that is not UTF-8 cannot go on a command line.
+                if (verdict !== 'ok' && o.readContext && typeof d.raw === 'string') {
                   redo.push(d.abs);
                   return 'continue';
                 }
@@ -215,7 +219,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
                   changed.add(d.abs);
                   return 'continue';
                 }
-                // `unsupported` here: a UTF-16 file, where it was found; ripgrep's lines are kept.
+                // `unsupported` here: a UTF-16 file, where it was found; ripgrep's lines are kept (without
+                // context lines for the rare one whose name is not UTF-8 either).
               }
               if (o.onFile) return o.onFile(d) ? 'stop' : 'continue';
               files.push(d);
@@ -346,11 +351,14 @@ function confinedTo(scopeDir: string): (abs: string, raw: string | Buffer) => bo
   };
 }
 
-/** The path ripgrep printed, absolute, as the bytes it named (a file name that is not UTF-8 stays exact). */
+/** The path ripgrep printed, absolute and normalised as path.resolve would, as the bytes it named (a file name that is not UTF-8 stays exact). */
 function rawPath(scopeDir: string, d: { text: string } | { bytes: string } | undefined): string | Buffer {
   if (d === undefined) return '';
   if ('text' in d) return path.resolve(scopeDir, d.text);
-  return Buffer.concat([Buffer.from(`${scopeDir}${path.sep}`), Buffer.from(d.bytes, 'base64')]);
+  const bytes = Buffer.from(d.bytes, 'base64');
+  // ripgrep prints the paths of a walk of `.` as `./name`; the leading `./` goes, as path.resolve drops it.
+  const rel = bytes[0] === 0x2e && bytes[1] === 0x2f ? bytes.subarray(2) : bytes;
+  return Buffer.concat([Buffer.from(`${scopeDir}${path.sep}`), rel]);
 }
 
 /** The scope's real path moved between the check and the end of the search: nothing is reported. */
@@ -374,8 +382,8 @@ function dataPath(d: { text: string } | { bytes: string }): string {
  * and adds `contextLines` lines of context around them read from the file (0 when ripgrep printed
  * them). `unsupported` (a UTF-16 file, which ripgrep transcodes) when the bytes cannot be compared.
  */
-function checkFile(d: { abs: string; file: FileHits; printed: Hit[] }, contextLines: number): 'ok' | NotRead {
-  const context = fileContextAround(d.abs, d.printed, contextLines);
+function checkFile(d: { raw: string | Buffer; file: FileHits; printed: Hit[] }, contextLines: number): 'ok' | NotRead {
+  const context = fileContextAround(d.raw, d.printed, contextLines);
   if (typeof context === 'string') return context;
   if (context.length > 0) d.file.lines = [...d.file.lines, ...context.map((c) => contextLine(c.line, c.bytes))].sort((a, b) => a.line - b.line);
   d.printed = [];

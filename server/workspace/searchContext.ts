@@ -143,10 +143,11 @@ class WindowCache {
 }
 
 /**
- * contextAround on the file at `absPath` (a real path ripgrep reported): opened without following a
- * symlink, non-blocking, checked to be a regular file still at that path; `moved` when it is not.
+ * contextAround on the file at `absPath` (a real path ripgrep reported, as bytes when it is not
+ * UTF-8): opened without following a symlink, non-blocking, checked to be a regular file still at
+ * that path; `moved` when it is not.
  */
-export function fileContextAround(absPath: string, hits: readonly Hit[], n: number): ContextLine[] | NotRead {
+export function fileContextAround(absPath: string | Buffer, hits: readonly Hit[], n: number): ContextLine[] | NotRead {
   let fd: number;
   try {
     fd = openSync(absPath, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0));

@@ -3,6 +3,7 @@
 // always the first maxResults in path order, the same on every run, open buffers merged in between.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { comparePaths } from '../../server/core/search/pathOrder.js';
@@ -143,6 +144,21 @@ describe('searchFiles reads context lines from the files ripgrep found hits in',
     const want = await rgContext(w.root, n);
     expect(want.filter((l) => l.includes(':context:')).length).toBeGreaterThan(100);
     expect(got).toEqual(want);
+  });
+
+  it('checks and reads a file whose name is not UTF-8 through its bytes (it is reported, with its context lines)', async () => {
+    const w = tempWorkspace({ 'plain.txt': 'needle\n' }, 'editls-rgctx-');
+    workspaces.push(w);
+    writeFileSync(Buffer.concat([Buffer.from(`${w.root}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]), 'a\nneedle\nb\n');
+    for (const contextLines of [0, 1]) {
+      const r = await search(w, { maxResults: 100, contextLines });
+      expect(r.walks).toEqual(['parallel']);
+      expect(r.notes).toEqual([]);
+      expect(r.files.map((f) => [f.path, f.lines.map((l) => l.text)])).toEqual([
+        ['caf\uFFFD.txt', contextLines === 0 ? ['needle'] : ['a', 'needle', 'b']],
+        ['plain.txt', ['needle']],
+      ]);
+    }
   });
 
   it('asks ripgrep for the context lines of a file that cannot give them (UTF-16, which ripgrep transcodes), by its name', async () => {
