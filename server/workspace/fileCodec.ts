@@ -168,18 +168,24 @@ export function readWholeSync(fd: number, size: number): Buffer {
   let total = 0;
   let chunk = Buffer.allocUnsafe(Math.max(size, 1));
   for (;;) {
-    let n = 0;
-    while (n < chunk.length) {
-      const bytesRead = readSync(fd, chunk, n, chunk.length - n, total + n);
-      if (bytesRead === 0) break;
-      n += bytesRead;
-    }
+    const n = readFullySync(fd, chunk, total);
     if (n > 0) chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     total += n;
     if (n < chunk.length) break;
     chunk = Buffer.allocUnsafe(chunks.length === 1 ? 1 : 64 * 1024);
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+/** Fills `buf` with the file's bytes from `pos` (positional reads); fewer only at the end of the file: the count read. */
+export function readFullySync(fd: number, buf: Buffer, pos: number): number {
+  let n = 0;
+  while (n < buf.length) {
+    const bytesRead = readSync(fd, buf, n, buf.length - n, pos + n);
+    if (bytesRead === 0) break;
+    n += bytesRead;
+  }
+  return n;
 }
 
 /** Identity and last change of a file (device, inode, size, mtime and ctime in ns): equal stamps, same file untouched (to the clock's tick). */

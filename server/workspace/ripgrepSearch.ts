@@ -9,7 +9,7 @@
 // (still at its real path inside the scope, its bytes those ripgrep printed), and one that is not is
 // dropped with a note (a folder swapped for a link is never followed).
 import { isUtf8 } from 'node:buffer';
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { stat, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,8 +112,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
   // The scope as checked: its real path must still be scopeDir now, and the same folder after the run.
   const checked = identity(scopeDir);
   if (checked.real !== scopeDir) return scopeChanged(deps, req, checked.real, 'before');
-  const confined = confinedTo(scopeDir);
-  // Files dropped for their real path (a Set: the sorted run may report one the parallel run did).
+  // Files dropped for their real path, found by checkFile (a Set: the sorted run may report one the parallel run did).
   const dropped = new Set<string>();
   try {
     const dirty = await dirtyBuffers(deps, req, accepts);
@@ -156,8 +155,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     };
     const report = () => req.onProgress?.(collector.matchCount, collector.files.length);
     const maxCount = String(req.maxResults + 1);
-    const runFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount, '--context', String(req.contextLines)];
     const noContextFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount];
+    const runFlags = [...noContextFlags, '--context', String(req.contextLines)];
     // Files whose bytes were no longer what ripgrep printed when they were checked (left out, with a note).
     const changed = new Set<string>();
 
@@ -182,11 +181,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
           switch (m.type) {
             case 'begin': {
               const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
-              const raw = rawPath(scopeDir, m.data.path ?? undefined);
-              const outside = abs !== '' && !confined(abs, raw);
-              if (outside) dropped.add(abs);
-              const skip = abs === '' || outside || dirty.paths.has(abs) || !accepts(abs);
-              current = { rel: skip ? '' : relToScope(abs), abs, raw, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
+              const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs);
+              current = { rel: skip ? '' : relToScope(abs), abs, raw: rawPath(scopeDir, m.data.path ?? undefined), file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
               return 'continue';
             }
             case 'match':
@@ -323,32 +319,6 @@ function identity(dir: string): { real: string; dev: number; ino: number } {
   } catch {
     return { real: '', dev: -1, ino: -1 };
   }
-}
-
-/**
- * A test that a path ripgrep reported is, now, a file whose real path is itself and inside `scopeDir`:
- * its folder's real path (cached per folder) is its folder, and it is not a symlink.
- */
-function confinedTo(scopeDir: string): (abs: string, raw: string | Buffer) => boolean {
-  const realDirs = new Map<string, boolean>();
-  return (abs, raw) => {
-    const dir = path.dirname(abs);
-    let ok = realDirs.get(dir);
-    if (ok === undefined) {
-      try {
-        ok = realpathSync.native(dir) === dir && (dir === scopeDir || isInside(dir, scopeDir));
-      } catch {
-        ok = false;
-      }
-      realDirs.set(dir, ok);
-    }
-    if (!ok) return false;
-    try {
-      return !lstatSync(raw).isSymbolicLink();
-    } catch {
-      return false;
-    }
-  };
 }
 
 /** The path ripgrep printed, absolute and normalised as path.resolve would, as the bytes it named (a file name that is not UTF-8 stays exact). */

@@ -5,7 +5,8 @@
 // ripgrep found it (`moved`: it is dropped), when its bytes are not what ripgrep printed (`changed`),
 // or when they cannot be compared here (`unsupported`: a UTF-16 file, which ripgrep transcodes; a line
 // longer than the largest window).
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync } from 'node:fs';
+import { readFullySync } from './fileCodec.js';
 import { openedAt } from './pinnedFolder.js';
 
 /** A matching line as ripgrep reported it: its number, the byte offset of its start, its bytes with terminator. */
@@ -163,13 +164,7 @@ export function fileContextAround(absPath: string | Buffer, hits: readonly Hit[]
     if (!st.isFile()) return 'changed';
     const read: ReadAt = (pos, len) => {
       const buf = Buffer.allocUnsafe(len);
-      let got = 0;
-      while (got < len) {
-        const r = readSync(fd, buf, got, len - got, pos + got);
-        if (r === 0) break;
-        got += r;
-      }
-      return buf.subarray(0, got);
+      return buf.subarray(0, readFullySync(fd, buf, pos));
     };
     return contextAround(read, st.size, hits, n);
   } catch {

@@ -593,6 +593,19 @@ describe('ranking', () => {
   });
 });
 
+/**
+ * The symbols the index build finds in `text`: the lines ripgrep's spelling of the prefilter passes,
+ * each fed to addLineIn inside a larger string, as the build reads ripgrep's output.
+ */
+function throughRipgrepPrefilter(name: string, text: string) {
+  const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+  const ex = new FileExtractor(languageOf(name)!, true);
+  text.split('\n').forEach((l, i) => {
+    if (rg.test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
+  });
+  return ex.symbols;
+}
+
 /** Lines in, definitions out (issue 14: recall against ctags, false symbols); each definition's line also passes the prefilter. */
 function table(cases: [string, string, string[]][]): void {
   for (const [name, text, want] of cases) {
@@ -709,11 +722,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ].join('\n');
     table([['a.py', doc, ['1 function real', '9 constant TEMPLATE', '13 constant QUOTES', '14 function after_quotes', '16 function after_comment', '17 variable s', '21 class After', '22 method m (After)', '23 method n (After)']]]);
     // The index build's path: ripgrep's prefiltered lines fed to addLineIn find the same.
-    const ex = new FileExtractor(languageOf('a.py')!, true);
-    doc.split('\n').forEach((l, i) => {
-      if (new RegExp(PREFILTER_BRANCHES_RG.join('|')).test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
-    });
-    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.py')!, doc));
+    expect(throughRipgrepPrefilter('a.py', doc)).toEqual(extractSymbols(languageOf('a.py')!, doc));
   });
 
   it('C: a function-pointer typedef whose parameters start on the next line names its type, not its return type', () => {
@@ -815,12 +824,7 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
   it('Go: group entries named like other languages\' statement words (`unset`, `end`, `self`, `new`, `print`) are found, through ripgrep\'s prefilter too', () => {
     const go = 'package flags\n\ntype triState int\n\nconst (\n\tunset triState = iota\n\tend\n\tself = 3\n)\n\nvar (\n\tnew = 1\n\tprint bool\n)\n';
     table([['a.go', go, ['3 typeParameter triState', '6 constant unset', '7 constant end', '8 constant self', '12 variable new', '13 variable print']]]);
-    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
-    const ex = new FileExtractor(languageOf('a.go')!, true);
-    go.split('\n').forEach((l, i) => {
-      if (rg.test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
-    });
-    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.go')!, go));
+    expect(throughRipgrepPrefilter('a.go', go)).toEqual(extractSymbols(languageOf('a.go')!, go));
   });
 
   it('Go: grouped `const (`, `var (`, `type (` entries; nothing inside raw strings; the blank identifier is no name', () => {
@@ -865,12 +869,7 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
     ].join('\n');
     table([['a.go', go, ['3 constant ModeDir', '4 constant ModeAppend', '6 constant A', '7 constant SYS_LISTXATTR', '10 variable mu', '11 variable libc_open', '12 variable libc_close', '13 variable errs', '18 struct unknownVal', '19 interface Reader', '22 typeParameter ID', '25 constant src', '30 variable r', '31 function Real', '33 method M (S)', '35 function AfterComment']]]);
     // The index build's path (ripgrep's prefiltered lines inside a larger string) finds the same.
-    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
-    const ex = new FileExtractor(languageOf('a.go')!, true);
-    go.split('\n').forEach((l, i) => {
-      if (rg.test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
-    });
-    expect(ex.symbols).toEqual(extractSymbols(languageOf('a.go')!, go));
+    expect(throughRipgrepPrefilter('a.go', go)).toEqual(extractSymbols(languageOf('a.go')!, go));
   });
 
   it('Kotlin: extension properties and functions with generic receivers, `protected const val`, nothing inside """ strings', () => {
