@@ -98,9 +98,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
   const typed = req.scope.directory && req.glob?.fileNameGlob !== undefined;
   // A file-type filter lets hidden *files* through (ripgrep skips the hidden check for files a type
   // whitelists), so with one in use hidden file names are dropped here.
-  const accepts = (abs: string): boolean => {
+  const accepts = (abs: string, rel = relToScope(abs)): boolean => {
     if (!req.scope.directory) return true;
-    const rel = relToScope(abs);
     if (typed && path.basename(abs).startsWith('.')) return false;
     return req.glob ? req.glob.test(rel) : true;
   };
@@ -181,8 +180,9 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
           switch (m.type) {
             case 'begin': {
               const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
-              const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs);
-              current = { rel: skip ? '' : relToScope(abs), abs, raw: rawPath(scopeDir, m.data.path ?? undefined), file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
+              const rel = abs === '' ? '' : relToScope(abs);
+              const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs, rel);
+              current = { rel: skip ? '' : rel, abs, raw: rawPath(scopeDir, m.data.path ?? undefined), file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
               return 'continue';
             }
             case 'match':

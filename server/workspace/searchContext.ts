@@ -44,10 +44,11 @@ const NL = 0x0a;
 export function contextAround(read: ReadAt, size: number, hits: readonly Hit[], n: number): ContextLine[] | Exclude<NotRead, 'moved'> {
   const out: ContextLine[] = [];
   if (hits.length === 0) return out;
-  const head = read(0, Math.min(3, size));
+  const windows = new WindowCache(read, size);
+  // The first bytes: from the whole file when it is read whole, else read on their own.
+  const head = size <= WHOLE_FILE ? windows.get(0, Math.min(3, size)) : read(0, Math.min(3, size));
   if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return 'unsupported';
   const base = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
-  const windows = new WindowCache(read, size);
   let printed = 0;
   for (let i = 0; i < hits.length; i++) {
     const hit = hits[i]!;
@@ -144,6 +145,13 @@ class WindowCache {
 }
 
 /**
+ * The buffer windows up to this size are read into, reused from file to file: contextAround keeps one
+ * window at a time and copies the lines it returns. Larger windows get a buffer of their own.
+ */
+const SCRATCH_BYTES = WHOLE_FILE + 2 * FIRST_WINDOW;
+let scratch: Buffer | undefined;
+
+/**
  * contextAround on the file at `absPath` (a real path ripgrep reported, as bytes when it is not
  * UTF-8): opened without following a symlink, non-blocking, checked to be a regular file still at
  * that path; `moved` when it is not.
@@ -163,8 +171,8 @@ export function fileContextAround(absPath: string | Buffer, hits: readonly Hit[]
     if (!openedAt(fd, absPath)) return 'moved';
     if (!st.isFile()) return 'changed';
     const read: ReadAt = (pos, len) => {
-      const buf = Buffer.allocUnsafe(len);
-      return buf.subarray(0, readFullySync(fd, buf, pos));
+      const buf = len <= SCRATCH_BYTES ? (scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES)) : Buffer.allocUnsafe(len);
+      return buf.subarray(0, readFullySync(fd, buf.subarray(0, len), pos));
     };
     return contextAround(read, st.size, hits, n);
   } catch {
