@@ -7,6 +7,7 @@ import { createConnection, ProposedFeatures, StreamMessageWriter, type ResponseM
 import { ResilientMessageReader } from './protocol/resilientReader.js';
 import { SessionGate } from './protocol/sessionGate.js';
 import { SERVER_VERSION, startServer } from './server.js';
+import { startRipgrepHelper } from './workspace/ripgrepHelper.js';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--version') || argv.includes('-v')) {
@@ -64,6 +65,10 @@ if (argv[0] === 'mcp') {
   }
   process.exit(0);
 }
+
+// ripgrep's helper process, started now while this process is small: searches fork ripgrep from it,
+// not from the indexed server (workspace/ripgrepHelper.ts). Without it ripgrep is spawned directly.
+startRipgrepHelper(process.execPath);
 
 // A reader that survives malformed frames (the stock one stops reading after a bad header), behind
 // the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock

@@ -96,7 +96,9 @@ describe('architecture invariants', () => {
   });
 
   it('only main.ts touches process', () => {
-    const bad = serverFiles.filter((f) => !f.endsWith(path.join('server', 'main.ts')) && /\bprocess\.(exit|argv|stdin|stdout|on|kill|env)\b/.test(readFileSync(f, 'utf8')));
+    // ripgrepHelper.ts's HELPER_SOURCE is the helper process's own program (run with `node -e`), not code of this process.
+    const code = (f: string) => readFileSync(f, 'utf8').replace(/const HELPER_SOURCE = `[^`]*`;/, '');
+    const bad = serverFiles.filter((f) => !f.endsWith(path.join('server', 'main.ts')) && /\bprocess\.(exit|argv|stdin|stdout|on|kill|env)\b/.test(code(f)));
     expect(bad.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 

@@ -2,8 +2,7 @@
 // validated against workspace/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
 // the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
 // promise settles.
-import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import { spawnRipgrep } from './ripgrepHelper.js';
 import { parseRgMessage, type RgMessage } from './ripgrepSchema.js';
 
 export type Flow = 'continue' | 'stop';
@@ -94,7 +93,7 @@ export function ripgrepPath(): Promise<string> {
  * `kill` ends the child (SIGKILL) unless it has exited; an abort of `signal` runs `onAbort` and
  * kills it. `release` stops listening to the signal.
  */
-export function killer(child: ChildProcess, signal: AbortSignal | undefined, onAbort: () => void): { kill(): void; release(): void } {
+export function killer(child: { readonly exitCode: number | null; readonly signalCode: NodeJS.Signals | null; kill(signal: NodeJS.Signals): boolean }, signal: AbortSignal | undefined, onAbort: () => void): { kill(): void; release(): void } {
   const kill = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
@@ -111,8 +110,9 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
   if (run.signal?.aborted) return { code: null, stopped: false, cancelled: true, stderr: '', sawSummary: false, malformed: [] };
 
   return new Promise<RipgrepExit>((resolve, reject) => {
-    // stdin is a pipe only for text to search; otherwise /dev/null (every run names its paths).
-    const child = spawn(rg, [...run.args], { cwd: run.cwd, stdio: [run.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+    // stdin is a pipe only for text to search; otherwise /dev/null (every run names its paths), and
+    // the run goes through ripgrep's helper process when there is one (ripgrepHelper.ts).
+    const child = spawnRipgrep(rg, run.args, run.cwd, run.stdin !== undefined);
     let stopped = false;
     let cancelled = false;
     let sawSummary = false;

@@ -1,0 +1,235 @@
+// ripgrep started by a small helper process rather than by the server. A fork of the server marks
+// every page of its large heap copy-on-write, so each page the server writes afterwards faults once:
+// about 400 faults and 9 ms of CPU a small search on two cores, taken from ripgrep's own threads.
+// The helper, started once while the server is small, forks ripgrep and hands its stdout and stderr
+// over as descriptors; its exit is reported back. Without a helper (not started, gone, or silent past
+// a deadline) ripgrep is spawned directly.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+
+/** What runRipgrep uses of a child process; a ChildProcess has it, and so does a run through the helper. */
+export interface RipgrepChild extends EventEmitter {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly stdin: Writable | null;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  kill(signal?: NodeJS.Signals): boolean;
+}
+
+/**
+ * The helper, run with `node -e`. It stops reading each pipe before sending it (`readStop`): what
+ * ripgrep writes stays in the pipe for the server, none of it is read here. It kills its ripgreps
+ * and exits when the server goes (the IPC channel closes).
+ */
+const HELPER_SOURCE = `
+const { spawn } = require('node:child_process');
+const kids = new Map();
+const send = (m, h) => { try { process.send(m, h); } catch {} };
+process.on('message', (m) => {
+  if (typeof m.kill === 'number') { const c = kids.get(m.kill); if (c) c.kill('SIGKILL'); return; }
+  let c;
+  try { c = spawn(m.file, m.args, { cwd: m.cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }); }
+  catch (e) { send({ id: m.id, kind: 'error', message: String(e && e.message) }); return; }
+  c.on('error', (e) => { kids.delete(m.id); send({ id: m.id, kind: 'error', message: e.message }); });
+  if (c.pid === undefined) return;
+  kids.set(m.id, c);
+  c.stdout._handle.readStop();
+  c.stderr._handle.readStop();
+  send({ id: m.id, kind: 'stdout' }, c.stdout);
+  send({ id: m.id, kind: 'stderr' }, c.stderr);
+  c.on('exit', (code, signal) => { kids.delete(m.id); send({ id: m.id, kind: 'exit', code, signal }); });
+});
+process.on('disconnect', () => { for (const c of kids.values()) c.kill('SIGKILL'); process.exit(0); });
+`;
+
+/** How long a run waits for the helper to hand over ripgrep's output before the helper is given up. */
+const HANDOVER_MS = 5000;
+
+type HelperMessage =
+  | { id: number; kind: 'stdout' | 'stderr' }
+  | { id: number; kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { id: number; kind: 'error'; message: string };
+
+/** A ripgrep run through the helper: ChildProcess's events ('error', 'exit', 'close') and streams. */
+class HelperRun extends EventEmitter implements RipgrepChild {
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
+  readonly stdin = null;
+  exitCode: number | null = null;
+  signalCode: NodeJS.Signals | null = null;
+  private waiting = 3; // stdout's end, stderr's end, the exit
+  private handedOver = 0;
+  private finished = false;
+
+  constructor(
+    readonly id: number,
+    private readonly helper: RipgrepHelper,
+  ) {
+    super();
+    this.stdout.on('end', () => this.settle());
+    this.stderr.on('end', () => this.settle());
+  }
+
+  kill(): boolean {
+    if (this.finished || this.exitCode !== null || this.signalCode !== null) return false;
+    this.helper.send({ kill: this.id });
+    return true;
+  }
+
+  receive(m: HelperMessage, handle: unknown): void {
+    if (m.kind === 'stdout' || m.kind === 'stderr') {
+      (handle as Socket).pipe(m.kind === 'stdout' ? this.stdout : this.stderr);
+      this.handedOver++;
+    } else if (m.kind === 'exit') {
+      this.exitCode = m.code;
+      this.signalCode = m.signal;
+      this.emit('exit', m.code, m.signal);
+      this.settle();
+    } else if (m.kind === 'error') {
+      this.fail(m.message);
+    }
+  }
+
+  /** The helper is gone or silent: an error unless ripgrep's output already came over (it then ends on its own). */
+  lost(why: string): void {
+    if (this.handedOver < 2) this.fail(why);
+    else if (this.exitCode === null && this.signalCode === null) {
+      // ripgrep was killed with the helper: its streams end, and the run ends as killed.
+      this.signalCode = 'SIGKILL';
+      this.settle();
+    }
+  }
+
+  get complete(): boolean {
+    return this.handedOver === 2;
+  }
+
+  private fail(message: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.helper.forget(this.id);
+    this.emit('error', new Error(message));
+  }
+
+  private settle(): void {
+    if (this.finished || --this.waiting > 0) return;
+    this.finished = true;
+    this.helper.forget(this.id);
+    this.emit('close', this.exitCode, this.signalCode);
+  }
+}
+
+class RipgrepHelper {
+  private readonly runs = new Map<number, HelperRun>();
+  private nextId = 1;
+  /** Runs started through the helper so far (tests check that the helper was used). */
+  get started(): number {
+    return this.nextId - 1;
+  }
+  broken = false;
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: HelperMessage, handle: unknown) => this.runs.get(m.id)?.receive(m, handle));
+    const gone = () => this.giveUp('ripgrep\'s helper process exited; search again');
+    child.on('exit', gone);
+    child.on('error', gone);
+    child.on('disconnect', gone);
+    this.idle();
+  }
+
+  spawn(file: string, args: readonly string[], cwd: string | undefined): HelperRun {
+    const run = new HelperRun(this.nextId++, this);
+    this.runs.set(run.id, run);
+    this.child.channel?.ref();
+    const deadline = setTimeout(() => {
+      if (!run.complete) this.giveUp(`ripgrep's helper process did not answer within ${HANDOVER_MS / 1000} s; search again`);
+    }, HANDOVER_MS);
+    deadline.unref();
+    run.once('close', () => clearTimeout(deadline));
+    run.once('error', () => clearTimeout(deadline));
+    this.send({ id: run.id, file, args: [...args], cwd });
+    return run;
+  }
+
+  send(message: object): void {
+    if (this.broken) return;
+    try {
+      this.child.send(message);
+    } catch {
+      this.giveUp('ripgrep\'s helper process cannot be reached; search again');
+    }
+  }
+
+  forget(id: number): void {
+    this.runs.delete(id);
+    if (this.runs.size === 0) this.idle();
+  }
+
+  /** From now on ripgrep is spawned directly; runs in flight end (with an error unless their output came over). */
+  giveUp(why: string): void {
+    if (!this.broken) {
+      this.broken = true;
+      // Closing the channel makes the helper kill its ripgreps and exit; one that does not is killed.
+      try {
+        if (this.child.connected) this.child.disconnect();
+      } catch {
+        // already closed
+      }
+      setTimeout(() => {
+        if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+      }, 1000).unref();
+    }
+    for (const run of [...this.runs.values()]) run.lost(why);
+  }
+
+  /** The helper never keeps the server alive, and its channel only while a run waits on it. */
+  private idle(): void {
+    this.child.unref();
+    this.child.channel?.unref();
+  }
+}
+
+let helper: RipgrepHelper | undefined;
+
+/**
+ * Starts the helper with this Node binary (main.ts calls it at start-up, while the heap is small).
+ * Returns false when it could not be started: ripgrep is then spawned directly.
+ */
+export function startRipgrepHelper(nodePath: string): boolean {
+  if (helper && !helper.broken) return true;
+  try {
+    const child = spawn(nodePath, ['-e', HELPER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], windowsHide: true });
+    if (child.pid === undefined) {
+      child.on('error', () => undefined);
+      return false;
+    }
+    helper = new RipgrepHelper(child);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops the helper (tests; the helper also exits by itself when the server does). */
+export function stopRipgrepHelper(): void {
+  helper?.giveUp('ripgrep\'s helper process was stopped');
+  helper = undefined;
+}
+
+/** The helper's process id and the runs it started, for tests; undefined when there is no working helper. */
+export function ripgrepHelperState(): { pid: number; runs: number } | undefined {
+  return helper && !helper.broken ? { pid: helper.pid, runs: helper.started } : undefined;
+}
+
+/** ripgrep with these arguments: through the helper when there is one and no stdin is needed, else spawned here. */
+export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean): RipgrepChild {
+  if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd);
+  return spawn(file, [...args], { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;
+}

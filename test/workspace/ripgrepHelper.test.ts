@@ -1,0 +1,171 @@
+// ripgrep through the helper process (workspace/ripgrepHelper.ts) against ripgrep run directly, on
+// real files: the same output bytes and exit codes, no output lost on fast runs, stops and aborts
+// that end ripgrep, and a helper that dies or goes silent, after which ripgrep is spawned directly.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ripgrepPath, runRipgrep, RipgrepUnavailable } from '../../server/workspace/ripgrep.js';
+import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+
+const workspaces: TempWorkspace[] = [];
+afterAll(() => workspaces.forEach((w) => w.cleanup()));
+afterEach(() => stopRipgrepHelper());
+
+function corpus(): TempWorkspace {
+  const files: Record<string, string | Buffer> = {
+    'a.ts': 'const needle = 1;\r\nno\r\n',
+    'b/emoji.txt': 'x 😀 needle 漢字\nneedle again',
+    'b/latin1.txt': Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x20, 0xe9, 0x0a]),
+    'c/bin.dat': Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x00, 0x01]),
+  };
+  for (let i = 0; i < 300; i++) files[`many/f${String(i).padStart(3, '0')}.txt`] = `line\nneedle ${i}\n${'filler\n'.repeat(i % 7)}`;
+  const w = tempWorkspace(files, 'editls-rghelper-');
+  workspaces.push(w);
+  return w;
+}
+
+/** A JSON line without the timings of `end` and `summary` (they differ from run to run); other lines as they are. */
+function timeless(line: string): string {
+  if (!line.startsWith('{')) return line;
+  const m = JSON.parse(line) as { data: { stats?: unknown; elapsed_total?: unknown } };
+  delete m.data.stats;
+  delete m.data.elapsed_total;
+  return JSON.stringify(m);
+}
+
+/** Every stdout line of a run through runRipgrep (one run: the helper's when there is one). */
+async function lines(args: string[], cwd: string) {
+  const out: string[] = [];
+  const exit = await runRipgrep({ args, cwd, onLine: (l) => (out.push(timeless(l)), 'continue') });
+  return { out, exit };
+}
+
+function direct(args: string[], cwd: string, rg: string): { out: string[]; code: number } {
+  try {
+    const stdout = execFileSync(rg, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
+    return { out: stdout.split('\n').filter((l) => l !== '').map(timeless), code: 0 };
+  } catch (error) {
+    const e = error as { status: number; stdout: string };
+    return { out: e.stdout.split('\n').filter((l) => l !== '').map(timeless), code: e.status };
+  }
+}
+
+/** The live processes whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  const kids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') kids.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return kids;
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
+}
+
+describe.skipIf(process.platform === 'win32')('ripgrep through the helper process', () => {
+  it('prints what ripgrep run directly prints, with the same exit codes and stderr', async () => {
+    const w = corpus();
+    const rg = await ripgrepPath();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const before = ripgrepHelperState()!.runs;
+    for (const args of [
+      ['--json', '--sort', 'path', '-e', 'needle', '.'],
+      ['--json', '--sort', 'path', '--context', '1', '-e', 'needle', '.'],
+      ['--sort', 'path', '-n', '-e', 'no such text', '.'],
+    ]) {
+      const got = await lines(args, w.root);
+      const want = direct(args, w.root, rg);
+      expect(got.out).toEqual(want.out);
+      expect(got.exit.code).toBe(want.code);
+    }
+    const bad = await runRipgrep({ args: ['-e', '(unclosed', '.'], cwd: w.root, onLine: () => 'continue' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/regex parse error/);
+    // All four went through the helper, none was spawned here.
+    expect(ripgrepHelperState()!.runs - before).toBe(4);
+  });
+
+  it('loses no output on 200 fast runs (the helper never reads the pipes it hands over)', async () => {
+    const w = corpus();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const args = ['--json', '-e', 'needle', 'b/emoji.txt'];
+    const want = direct(args, w.root, await ripgrepPath()).out;
+    expect(want.length).toBeGreaterThan(3);
+    const runs = await Promise.all(Array.from({ length: 200 }, () => lines(args, w.root)));
+    for (const r of runs) {
+      expect(r.out).toEqual(want);
+      expect(r.exit.code).toBe(0);
+    }
+  });
+
+  it('a run stopped by its consumer or aborted ends ripgrep, and the helper is left with no child', async () => {
+    const w = corpus();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const { pid } = ripgrepHelperState()!;
+    let seen = 0;
+    const stopped = await runRipgrep({ args: ['--json', '-j1', '-e', 'needle', '.'], cwd: w.root, onLine: () => (++seen === 2 ? 'stop' : 'continue') });
+    expect(stopped.stopped).toBe(true);
+    const controller = new AbortController();
+    const aborted = runRipgrep({ args: ['-e', 'line', '.'], cwd: w.root, signal: controller.signal, onLine: () => 'continue' });
+    controller.abort();
+    expect((await aborted).cancelled).toBe(true);
+    expect(await until(() => childrenOf(pid).length === 0, 2000)).toBe(true);
+  });
+
+  it('when the helper dies, ripgrep is spawned directly from then on', async () => {
+    const w = corpus();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const { pid } = ripgrepHelperState()!;
+    process.kill(pid, 'SIGKILL');
+    expect(await until(() => ripgrepHelperState() === undefined, 2000)).toBe(true);
+    const r = await lines(['--sort', 'path', '-l', '-e', 'needle', '.'], w.root);
+    expect(r.exit.code).toBe(0);
+    expect(r.out).toContain('./a.ts');
+  });
+
+  it('a helper that stops answering fails the waiting run within its deadline, and the next run is spawned directly', async () => {
+    const w = corpus();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const { pid } = ripgrepHelperState()!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const t0 = Date.now();
+      await expect(lines(['-e', 'needle', '.'], w.root)).rejects.toThrow(RipgrepUnavailable);
+      expect(Date.now() - t0).toBeLessThan(8000);
+      expect(ripgrepHelperState()).toBeUndefined();
+      const r = await lines(['--sort', 'path', '-l', '-e', 'needle', '.'], w.root);
+      expect(r.out).toContain('./a.ts');
+    } finally {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // already killed
+      }
+    }
+    // The stopped helper was killed: it is gone.
+    expect(
+      await until(() => {
+        try {
+          process.kill(pid, 0);
+          return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z');
+        } catch {
+          return true;
+        }
+      }, 3000),
+    ).toBe(true);
+  }, 15_000);
+});
