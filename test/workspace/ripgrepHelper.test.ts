@@ -1,12 +1,15 @@
 // ripgrep through the helper process (workspace/ripgrepHelper.ts) against ripgrep run directly, on
 // real files: the same output bytes and exit codes, no output lost on fast runs, stops and aborts
-// that end ripgrep, and a helper that dies or goes silent, after which ripgrep is spawned directly.
+// that end ripgrep, a helper that dies or goes silent, after which ripgrep is spawned directly, and
+// the helper of a real `editls --stdio` going when editls is killed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ripgrepPath, runRipgrep, RipgrepUnavailable } from '../../server/workspace/ripgrep.js';
 import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { SERVER_JS } from '../helpers/lspClient.js';
+import { spawn } from 'node:child_process';
 
 const workspaces: TempWorkspace[] = [];
 afterAll(() => workspaces.forEach((w) => w.cleanup()));
@@ -168,4 +171,24 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       }, 3000),
     ).toBe(true);
   }, 15_000);
+
+  it('editls --stdio starts one helper, and the helper exits when editls is killed', async () => {
+    const server = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      expect(await until(() => childrenOf(server.pid!).length === 1, 5000)).toBe(true);
+      const [helperPid] = childrenOf(server.pid!);
+      expect(readFileSync(`/proc/${helperPid}/cmdline`, 'utf8').split('\0')[1]).toBe('-e');
+      server.kill('SIGKILL');
+      const gone = () => {
+        try {
+          return readFileSync(`/proc/${helperPid}/stat`, 'utf8').includes(') Z');
+        } catch {
+          return true;
+        }
+      };
+      expect(await until(gone, 2000)).toBe(true);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
 });
