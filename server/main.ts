@@ -67,8 +67,9 @@ if (argv[0] === 'mcp') {
 }
 
 // ripgrep's helper process, started now while this process is small: searches fork ripgrep from it,
-// not from the indexed server (workspace/ripgrepHelper.ts). Without it ripgrep is spawned directly.
-startRipgrepHelper(process.execPath);
+// not from the indexed server (workspace/ripgrepHelper.ts). Without it ripgrep is spawned directly,
+// as on Windows, where libuv's IPC passes only TCP sockets, not pipes.
+if (process.platform !== 'win32') startRipgrepHelper(process.execPath);
 
 // A reader that survives malformed frames (the stock one stops reading after a bad header), behind
 // the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock
