@@ -107,6 +107,11 @@ class HelperRun extends EventEmitter implements RipgrepChild {
     return this.handedOver === 2;
   }
 
+  /** Pipes handed over so far (0 to 2). */
+  get handovers(): number {
+    return this.handedOver;
+  }
+
   private fail(message: string): void {
     if (this.finished) return;
     this.finished = true;
@@ -148,10 +153,21 @@ class RipgrepHelper {
     const run = new HelperRun(this.nextId++, this);
     this.runs.set(run.id, run);
     this.child.channel?.ref();
-    const deadline = setTimeout(() => {
-      if (!run.complete) this.giveUp(`ripgrep's helper process did not answer within ${HANDOVER_MS / 1000} s; search again`);
-    }, HANDOVER_MS);
-    deadline.unref();
+    // Checked after the event loop's next poll (setImmediate): after a long block of this loop, the
+    // helper's answer may be waiting to be read when the timer fires. A run whose hand-over moved on
+    // since the last check gets another period (the helper hands its pipes over one at a time).
+    let deadline: ReturnType<typeof setTimeout>;
+    const arm = (progress: number) => {
+      deadline = setTimeout(() => {
+        setImmediate(() => {
+          if (run.complete || !this.runs.has(run.id)) return;
+          if (run.handovers > progress) arm(run.handovers);
+          else this.giveUp(`ripgrep's helper process did not answer within ${HANDOVER_MS / 1000} s; search again`);
+        });
+      }, HANDOVER_MS);
+      deadline.unref();
+    };
+    arm(0);
     run.once('close', () => clearTimeout(deadline));
     run.once('error', () => clearTimeout(deadline));
     this.send({ id: run.id, file, args: [...args], cwd });

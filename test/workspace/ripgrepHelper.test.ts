@@ -172,6 +172,25 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     ).toBe(true);
   }, 15_000);
 
+  it('a server busy past the deadline does not give a helper that did answer up', async () => {
+    const w = corpus();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    await ripgrepPath();
+    const sent = ripgrepHelperState()!.runs;
+    const run = lines(['--sort', 'path', '-l', '-e', 'needle', '.'], w.root);
+    // A few microtask turns, no event-loop turn: the request is sent, the answer not yet read.
+    for (let i = 0; i < 20 && ripgrepHelperState()!.runs === sent; i++) await null;
+    expect(ripgrepHelperState()!.runs).toBe(sent + 1);
+    // The helper answers while this event loop is blocked for longer than the 5 s deadline.
+    const until = Date.now() + 5600;
+    while (Date.now() < until) {
+      // busy
+    }
+    const r = await run;
+    expect(r.out).toContain('./a.ts');
+    expect(ripgrepHelperState()).toBeDefined();
+  }, 15_000);
+
   it('editls --stdio starts one helper, and the helper exits when editls is killed', async () => {
     const server = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
