@@ -45,7 +45,7 @@ process.on('message', (m) => {
 process.on('disconnect', () => { for (const c of kids.values()) c.kill('SIGKILL'); process.exit(0); });
 `;
 
-/** How long a run waits for the helper to hand over ripgrep's output before the helper is given up. */
+/** How long the helper may keep a run waiting on it (for ripgrep's pipes, or for its exit once the output has ended) before it is given up. */
 const HANDOVER_MS = 5000;
 
 type HelperMessage =
@@ -60,8 +60,9 @@ class HelperRun extends EventEmitter implements RipgrepChild {
   readonly stdin = null;
   exitCode: number | null = null;
   signalCode: NodeJS.Signals | null = null;
-  private waiting = 3; // stdout's end, stderr's end, the exit
-  private handedOver = 0;
+  /** Pipes handed over so far (0 to 2). */
+  handovers = 0;
+  private ended = 0; // streams ended (0 to 2)
   private finished = false;
 
   constructor(
@@ -69,12 +70,29 @@ class HelperRun extends EventEmitter implements RipgrepChild {
     private readonly helper: RipgrepHelper,
   ) {
     super();
-    this.stdout.on('end', () => this.settle());
-    this.stderr.on('end', () => this.settle());
+    const end = () => {
+      this.ended++;
+      this.lastStep = Date.now();
+      this.settle();
+    };
+    this.stdout.on('end', end);
+    this.stderr.on('end', end);
   }
 
+  private get exited(): boolean {
+    return this.exitCode !== null || this.signalCode !== null;
+  }
+
+  /** Waiting on the helper, not on ripgrep: for its pipes, or for the exit of a ripgrep whose output has ended. */
+  get waitsOnHelper(): boolean {
+    return !this.finished && (this.handovers < 2 || (this.ended === 2 && !this.exited));
+  }
+
+  /** When the run last moved on (started, a pipe handed over, a stream ended, the exit reported). */
+  lastStep = Date.now();
+
   kill(): boolean {
-    if (this.finished || this.exitCode !== null || this.signalCode !== null) return false;
+    if (this.finished || this.exited) return false;
     this.helper.send({ kill: this.id });
     return true;
   }
@@ -82,10 +100,12 @@ class HelperRun extends EventEmitter implements RipgrepChild {
   receive(m: HelperMessage, handle: unknown): void {
     if (m.kind === 'stdout' || m.kind === 'stderr') {
       (handle as Socket).pipe(m.kind === 'stdout' ? this.stdout : this.stderr);
-      this.handedOver++;
+      this.handovers++;
+      this.lastStep = Date.now();
     } else if (m.kind === 'exit') {
       this.exitCode = m.code;
       this.signalCode = m.signal;
+      this.lastStep = Date.now();
       this.emit('exit', m.code, m.signal);
       this.settle();
     } else if (m.kind === 'error') {
@@ -95,21 +115,12 @@ class HelperRun extends EventEmitter implements RipgrepChild {
 
   /** The helper is gone or silent: an error unless ripgrep's output already came over (it then ends on its own). */
   lost(why: string): void {
-    if (this.handedOver < 2) this.fail(why);
-    else if (this.exitCode === null && this.signalCode === null) {
+    if (this.handovers < 2) this.fail(why);
+    else if (!this.exited) {
       // ripgrep was killed with the helper: its streams end, and the run ends as killed.
       this.signalCode = 'SIGKILL';
       this.settle();
     }
-  }
-
-  get complete(): boolean {
-    return this.handedOver === 2;
-  }
-
-  /** Pipes handed over so far (0 to 2). */
-  get handovers(): number {
-    return this.handedOver;
   }
 
   private fail(message: string): void {
@@ -120,7 +131,7 @@ class HelperRun extends EventEmitter implements RipgrepChild {
   }
 
   private settle(): void {
-    if (this.finished || --this.waiting > 0) return;
+    if (this.finished || this.ended < 2 || !this.exited) return;
     this.finished = true;
     this.helper.forget(this.id);
     this.emit('close', this.exitCode, this.signalCode);
@@ -153,21 +164,23 @@ class RipgrepHelper {
     const run = new HelperRun(this.nextId++, this);
     this.runs.set(run.id, run);
     this.child.channel?.ref();
-    // Checked after the event loop's next poll (setImmediate): after a long block of this loop, the
-    // helper's answer may be waiting to be read when the timer fires. A run whose hand-over moved on
-    // since the last check gets another period (the helper hands its pipes over one at a time).
+    // While the run waits on the helper (for the pipes, or for the exit once ripgrep's output has
+    // ended), the helper must move it on within the deadline of its last step; while ripgrep runs,
+    // nothing is asked of it. Checked after the event loop's next poll (setImmediate): after a long block of this loop,
+    // the helper's answer may be waiting to be read when the timer fires.
     let deadline: ReturnType<typeof setTimeout>;
-    const arm = (progress: number) => {
+    const arm = (ms: number) => {
       deadline = setTimeout(() => {
         setImmediate(() => {
-          if (run.complete || !this.runs.has(run.id)) return;
-          if (run.handovers > progress) arm(run.handovers);
-          else this.giveUp(`ripgrep's helper process did not answer within ${HANDOVER_MS / 1000} s; search again`);
+          if (!this.runs.has(run.id)) return;
+          const left = HANDOVER_MS - (Date.now() - run.lastStep);
+          if (run.waitsOnHelper && left <= 0) this.giveUp(`ripgrep's helper process did not answer within ${HANDOVER_MS / 1000} s; search again`);
+          else arm(run.waitsOnHelper ? left : HANDOVER_MS);
         });
-      }, HANDOVER_MS);
+      }, ms);
       deadline.unref();
     };
-    arm(0);
+    arm(HANDOVER_MS);
     run.once('close', () => clearTimeout(deadline));
     run.once('error', () => clearTimeout(deadline));
     this.send({ id: run.id, file, args: [...args], cwd });

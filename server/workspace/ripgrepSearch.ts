@@ -137,7 +137,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     interface DiskFile {
       rel: string;
       abs: string;
-      /** The path as ripgrep printed it, absolute: bytes when it is not UTF-8 (abs then has U+FFFD). */
+      /** The path as ripgrep printed it, absolute: `abs`, or bytes when it is not UTF-8 (abs then has U+FFFD). */
       raw: string | Buffer;
       file: FileHits;
       binary: boolean;
@@ -182,7 +182,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
               const rel = abs === '' ? '' : relToScope(abs);
               const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs, rel);
-              current = { rel: skip ? '' : rel, abs, raw: rawPath(scopeDir, m.data.path ?? undefined), file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
+              current = { rel: skip ? '' : rel, abs, raw: m.data.path && 'bytes' in m.data.path ? rawBytesPath(scopeDir, m.data.path) : abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
               return 'continue';
             }
             case 'match':
@@ -321,10 +321,8 @@ function identity(dir: string): { real: string; dev: number; ino: number } {
   }
 }
 
-/** The path ripgrep printed, absolute and normalised as path.resolve would, as the bytes it named (a file name that is not UTF-8 stays exact). */
-function rawPath(scopeDir: string, d: { text: string } | { bytes: string } | undefined): string | Buffer {
-  if (d === undefined) return '';
-  if ('text' in d) return path.resolve(scopeDir, d.text);
+/** A path ripgrep printed as bytes (a name that is not UTF-8), absolute and normalised as path.resolve would, the bytes kept exact. */
+function rawBytesPath(scopeDir: string, d: { bytes: string }): Buffer {
   const bytes = Buffer.from(d.bytes, 'base64');
   // ripgrep prints the paths of a walk of `.` as `./name`; the leading `./` goes, as path.resolve drops it.
   const rel = bytes[0] === 0x2e && bytes[1] === 0x2f ? bytes.subarray(2) : bytes;

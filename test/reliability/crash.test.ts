@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, watch } from 'node:fs';
 import { TestClient } from '../helpers/lspClient.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
+import { waitFor } from '../helpers/waitFor.js';
 import { report, size } from './budget.js';
 
 const ws = tempWorkspace({});
@@ -13,15 +14,6 @@ afterAll(() => ws.cleanup());
 function content(bytes: number, token: string): string {
   const line = `const value = "${token}"; // padding padding padding padding padding\n`;
   return line.repeat(Math.ceil(bytes / line.length));
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
 }
 
 describe('crash safety', () => {
@@ -63,7 +55,7 @@ describe('crash safety', () => {
       else torn++;
       tempsLeftByKill += temps().length;
       client = await TestClient.start({ root: ws.root, initializationOptions: { maxFileSize: 64 * 1024 * 1024 } });
-      const clean = await waitFor(() => temps().length === 0, 3000);
+      const clean = await waitFor(() => temps().length === 0, 3000, 25);
       if (!clean) strayAfterRestart++;
     }
     await client.shutdown();

@@ -1,13 +1,14 @@
 // ripgrep through the helper process (workspace/ripgrepHelper.ts) against ripgrep run directly, on
 // real files: the same output bytes and exit codes, no output lost on fast runs, stops and aborts
-// that end ripgrep, a helper that dies or goes silent, after which ripgrep is spawned directly, and
-// the helper of a real `editls --stdio` going when editls is killed.
+// that end ripgrep, a helper that dies or goes silent (before or after handing the pipes over), after
+// which ripgrep is spawned directly, and the helper of a real `editls --stdio` going when editls is killed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ripgrepPath, runRipgrep, RipgrepUnavailable } from '../../server/workspace/ripgrep.js';
 import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { waitFor } from '../helpers/waitFor.js';
 import { SERVER_JS } from '../helpers/lspClient.js';
 import { spawn } from 'node:child_process';
 
@@ -70,15 +71,6 @@ function childrenOf(pid: number): number[] {
   return kids;
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
-
 describe.skipIf(process.platform === 'win32')('ripgrep through the helper process', () => {
   it('prints what ripgrep run directly prints, with the same exit codes and stderr', async () => {
     const w = corpus();
@@ -126,7 +118,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     const aborted = runRipgrep({ args: ['-e', 'line', '.'], cwd: w.root, signal: controller.signal, onLine: () => 'continue' });
     controller.abort();
     expect((await aborted).cancelled).toBe(true);
-    expect(await until(() => childrenOf(pid).length === 0, 2000)).toBe(true);
+    expect(await waitFor(() => childrenOf(pid).length === 0, 2000)).toBe(true);
   });
 
   it('when the helper dies, ripgrep is spawned directly from then on', async () => {
@@ -134,7 +126,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     expect(startRipgrepHelper(process.execPath)).toBe(true);
     const { pid } = ripgrepHelperState()!;
     process.kill(pid, 'SIGKILL');
-    expect(await until(() => ripgrepHelperState() === undefined, 2000)).toBe(true);
+    expect(await waitFor(() => ripgrepHelperState() === undefined, 2000)).toBe(true);
     const r = await lines(['--sort', 'path', '-l', '-e', 'needle', '.'], w.root);
     expect(r.exit.code).toBe(0);
     expect(r.out).toContain('./a.ts');
@@ -161,7 +153,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     }
     // The stopped helper was killed: it is gone.
     expect(
-      await until(() => {
+      await waitFor(() => {
         try {
           process.kill(pid, 0);
           return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z');
@@ -170,6 +162,34 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
         }
       }, 3000),
     ).toBe(true);
+  }, 15_000);
+
+  it('a helper that stops after handing the pipes over, before reporting the exit, ends the run within its deadline with the output kept', async () => {
+    const w = corpus();
+    const fifo = w.file('fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const { pid } = ripgrepHelperState()!;
+    // ripgrep waits on the FIFO for a writer: the pipes are handed over, then the helper is stopped.
+    const run = lines(['-n', '-e', 'needle', 'fifo'], w.root);
+    expect(await waitFor(() => childrenOf(pid).length === 1, 3000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const t0 = Date.now();
+      writeFileSync(fifo, 'a\nneedle here\n');
+      const r = await run;
+      expect(Date.now() - t0).toBeLessThan(8000);
+      expect(r.out).toEqual(['2:needle here']);
+      expect(r.exit.code).toBeNull();
+      expect(ripgrepHelperState()).toBeUndefined();
+    } finally {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // already killed
+      }
+    }
   }, 15_000);
 
   it('a server busy past the deadline does not give a helper that did answer up', async () => {
@@ -194,7 +214,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('editls --stdio starts one helper, and the helper exits when editls is killed', async () => {
     const server = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
-      expect(await until(() => childrenOf(server.pid!).length === 1, 5000)).toBe(true);
+      expect(await waitFor(() => childrenOf(server.pid!).length === 1, 5000)).toBe(true);
       const [helperPid] = childrenOf(server.pid!);
       expect(readFileSync(`/proc/${helperPid}/cmdline`, 'utf8').split('\0')[1]).toBe('-e');
       server.kill('SIGKILL');
@@ -205,7 +225,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
           return true;
         }
       };
-      expect(await until(gone, 2000)).toBe(true);
+      expect(await waitFor(gone, 2000)).toBe(true);
     } finally {
       server.kill('SIGKILL');
     }
