@@ -13,7 +13,6 @@ import { realpathSync, statSync } from 'node:fs';
 import { stat, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { fail, type Result } from '../core/result.js';
 import { SearchCollector, type FileHits, type SearchLine } from '../core/search/collect.js';
 import type { CompiledGlob } from '../core/search/glob.js';
@@ -22,7 +21,7 @@ import { comparePaths } from '../core/search/pathOrder.js';
 import { eachLimited } from './limited.js';
 import { readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
-import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
+import { fileUri, realpathOrSelf, slashedRelative, uriToPath, type ResolvedPath } from './paths.js';
 import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
 import { fileContextAround, type Hit, type NotRead } from './searchContext.js';
@@ -93,8 +92,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
   }
   const first = deps.folders[0] ?? req.scope.folder;
   const scopeDir = req.scope.directory ? req.scope.absPath : path.dirname(req.scope.absPath);
-  const relToScope = (abs: string) => path.relative(scopeDir, abs).split(path.sep).join('/');
-  const relToFirst = (abs: string) => path.relative(first, abs).split(path.sep).join('/');
+  const relToScope = (abs: string) => slashedRelative(scopeDir, abs);
+  const relToFirst = (abs: string) => slashedRelative(first, abs);
   const typed = req.scope.directory && req.glob?.fileNameGlob !== undefined;
   // A file-type filter lets hidden *files* through (ripgrep skips the hidden check for files a type
   // whitelists), so with one in use hidden file names are dropped here.
@@ -182,7 +181,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
               const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
               const rel = abs === '' ? '' : relToScope(abs);
               const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs, rel);
-              current = { rel: skip ? '' : rel, abs, raw: m.data.path && 'bytes' in m.data.path ? rawBytesPath(scopeDir, m.data.path) : abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : pathToFileURL(abs).href, lines: [] }, binary: false, matches: 0, skip, printed: [] };
+              current = { rel: skip ? '' : rel, abs, raw: m.data.path && 'bytes' in m.data.path ? rawBytesPath(scopeDir, m.data.path) : abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : fileUri(abs), lines: [] }, binary: false, matches: 0, skip, printed: [] };
               return 'continue';
             }
             case 'match':

@@ -3,7 +3,6 @@
 // didChangeWatchedFiles and open-buffer edits. Queries answer from what is indexed so far.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DEF_FIELDS, FileExtractor, MAX_LINE_BYTES, scanText } from '../core/symbols/extract.js';
 import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_REGEX, type Language } from '../core/symbols/languages.js';
 import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK } from '../core/symbols/rank.js';
@@ -11,7 +10,7 @@ import { SYMBOL_KINDS, type SymbolHit } from '../core/symbols/types.js';
 import { columnIn, type PositionEncoding } from '../core/text/positions.js';
 import { decodeText, readRegularFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
-import { realpathOrSelf, uriToPath } from './paths.js';
+import { fileUri, realpathOrSelf, uriToPath } from './paths.js';
 import type { ProgressHandle } from './progress.js';
 import { HeadingReader } from './rgHeading.js';
 import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from './ripgrep.js';
@@ -499,11 +498,6 @@ export class SymbolIndex {
       };
     });
   }
-}
-
-/** `file://` URI of a path, as pathToFileURL spells it; most paths need no escaping, and pathToFileURL is slow for thousands of files. */
-function fileUri(abs: string): string {
-  return /^\/[A-Za-z0-9/._+-]*$/.test(abs) ? `file://${abs}` : pathToFileURL(abs).href;
 }
 
 /** The index's FIELDS numbers for the first `count` definitions of an extractor (UTF-16 columns). */

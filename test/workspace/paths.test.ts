@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { realpathOrSelf, resolveWorkspacePath, uriToPath } from '../../server/workspace/paths.js';
+import fc from 'fast-check';
+import { fileUri, realpathOrSelf, resolveWorkspacePath, slashedRelative, uriToPath } from '../../server/workspace/paths.js';
 
 let root: string; // realpath'd temp dir holding ws/, ws2/ and outside/
 let ws: string;
@@ -269,5 +270,37 @@ describe('realpathOrSelf', () => {
     expect(realpathOrSelf(path.join(ws, 'linked', 'secret.txt'))).toBe(path.join(outside, 'secret.txt'));
     expect(realpathOrSelf(path.join(ws, 'linked', 'a', 'b.txt'))).toBe(path.join(outside, 'a', 'b.txt'));
     expect(realpathOrSelf(path.join(ws, 'nope', '..', 'src', 'a.ts'))).toBe(path.join(ws, 'src', 'a.ts'));
+  });
+});
+
+describe('fileUri and slashedRelative (the per-file shortcuts of searches and the index)', () => {
+  // Path segments from characters URLs escape or not: ASCII punctuation, space, %, #, ?, \, line
+  // breaks, tabs, non-ASCII (Latin, CJK, emoji, a lone surrogate), and the plain ones of the fast path.
+  const segment = fc
+    .array(fc.constantFrom('a', 'Z', '0', '.', '_', '-', '+', '~', ' ', '%', '#', '?', '\\', '\n', '\r', '\t', '"', "'", '<', '>', '`', '{', '}', '|', '^', '[', ']', '@', ':', ';', '=', '&', '$', ',', '!', '*', '(', ')', 'é', '漢', '😀', '\ud800'), { minLength: 1, maxLength: 6 })
+    .map((cs) => cs.join(''))
+    .filter((s) => s !== '.' && s !== '..');
+  const absPath = fc.array(segment, { minLength: 1, maxLength: 5 }).map((segs) => path.resolve(`/${segs.join('/')}`));
+
+  it('fileUri spells every normalised absolute path as pathToFileURL does', () => {
+    fc.assert(
+      fc.property(absPath, (abs) => {
+        expect(fileUri(abs)).toBe(pathToFileURL(abs).href);
+      }),
+      { numRuns: 3000 },
+    );
+    for (const abs of ['/', '/a', '/tmp/x.ts', '/a b/c', '/a%20b', '/a#b?c', '/x/.hidden', '/x/a+b~c', '/漢字/😀.ts']) expect(fileUri(abs)).toBe(pathToFileURL(abs).href);
+  });
+
+  it('slashedRelative answers as path.relative does, inside the folder and out of it', () => {
+    const pair = fc.tuple(absPath, fc.array(segment, { minLength: 0, maxLength: 3 }), fc.boolean(), absPath);
+    fc.assert(
+      fc.property(pair, ([dir, below, inside, other]) => {
+        const abs = inside ? path.resolve(dir, ...below) : other;
+        expect(slashedRelative(dir, abs)).toBe(path.relative(dir, abs));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const [dir, abs] of [['/', '/a'], ['/a', '/a'], ['/a', '/ab'], ['/a', '/a/b'], ['/a/b', '/a'], ['/a', '/b/c']] as const) expect(slashedRelative(dir, abs)).toBe(path.relative(dir, abs));
   });
 });
