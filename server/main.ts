@@ -52,6 +52,8 @@ if (argv[0] === 'mcp') {
       tmpdir: os.tmpdir(),
       uid: os.userInfo().uid,
       isProcessAlive,
+      // Not on Windows, where libuv's IPC passes only TCP sockets (see below).
+      ...(process.platform !== 'win32' ? { startRipgrepHelper: () => startRipgrepHelper(process.execPath) } : {}),
       stdin: process.stdin,
       stdout: process.stdout,
       log: (message) => process.stderr.write(`${message}\n`),

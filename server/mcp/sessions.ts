@@ -48,6 +48,12 @@ export interface SessionOptions extends DiscoveryInputs {
   clientInfo: { name: string; version?: string };
   /** Per attempt: connecting and the attach handshake. */
   attachTimeoutMs?: number;
+  /**
+   * Starts ripgrep's helper process (workspace/ripgrepHelper.ts, from main.ts) when the session goes
+   * headless, so that its searches do not fork this process once it holds an index; absent, ripgrep
+   * is spawned from here (Windows).
+   */
+  startRipgrepHelper?: () => void;
 }
 
 export class Sessions {
@@ -160,6 +166,8 @@ export class Sessions {
 
   /** An editls session in this process on the agent's folder: the same server, fed by an in-memory pipe. */
   private headless(): Session {
+    // Before the index exists, while this process is still small (as editls --stdio does at start-up).
+    this.options.startRipgrepHelper?.();
     const toServer = new PassThrough();
     const toClient = new PassThrough();
     const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));

@@ -15,6 +15,8 @@ export interface ToolReply {
 
 export interface McpAgent {
   client: Client;
+  /** The `editls mcp` process. */
+  pid: number;
   call(name: string, args: Record<string, unknown>): Promise<ToolReply>;
   stderr(): string;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export async function startMcp(options: { root?: string; cwd?: string; xdg: stri
   await client.connect(transport);
   return {
     client,
+    pid: transport.pid!,
     call: async (name, args) => {
       const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 20_000 })) as { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: unknown };
       return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true, structured: r.structuredContent };

@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { privateRuntimeDir, startMcp, type McpAgent } from '../helpers/mcpClient.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
+import { childrenOf, commandLine, isGone, reapedChildrenFaults } from '../helpers/processes.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -109,6 +111,26 @@ describe('editls mcp headless: the tools', () => {
     }
     expect(sym.text).toMatch(/helloWorld {2}function {2}.*src\/x\.ts:1:/);
     expect(sym.structured.symbols[0].name).toBe('helloWorld');
+  });
+
+  it.skipIf(process.platform !== 'linux')('going headless starts ripgrep\'s helper process: searches fork ripgrep from it, and it exits with editls mcp', async () => {
+    const { agent } = await agentOn({ 'src/x.ts': 'const a = 1; // TODO one\n', 'src/y.ts': 'TODO two\r\n' });
+    const helpers = () => childrenOf(agent.pid).filter((pid) => commandLine(pid)[1] === '-e');
+    // Not before a call: an agent whose editor is attached never needs one.
+    await new Promise((res) => setTimeout(res, 300));
+    expect(helpers()).toEqual([]);
+    const s = await agent.call('search_files', { path: '.', regex: 'TODO', context_lines: 0 });
+    expect(s.structured.count).toBe(2);
+    expect(s.text).toContain('1 | TODO two');
+    const [helper, ...more] = helpers();
+    expect(more).toEqual([]);
+    // The helper ran ripgrep and reaped it (the index build spawns its ripgrep from editls mcp itself).
+    expect(reapedChildrenFaults(helper!)).toBeGreaterThan(0);
+    const again = await agent.call('search_files', { path: 'src', regex: 'TODO t' });
+    expect(again.structured.count).toBe(1);
+    expect(helpers()).toEqual([helper]);
+    await agent.close();
+    expect(await waitFor(() => isGone(helper!), 3000)).toBe(true);
   });
 });
 

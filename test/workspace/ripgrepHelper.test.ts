@@ -4,11 +4,12 @@
 // which ripgrep is spawned directly, and the helper of a real `editls --stdio` going when editls is killed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { ripgrepPath, runRipgrep, RipgrepUnavailable } from '../../server/workspace/ripgrep.js';
 import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { childrenOf, commandLine, isGone } from '../helpers/processes.js';
 import { SERVER_JS } from '../helpers/lspClient.js';
 import { spawn } from 'node:child_process';
 
@@ -53,22 +54,6 @@ function direct(args: string[], cwd: string, rg: string): { out: string[]; code:
     const e = error as { status: number; stdout: string };
     return { out: e.stdout.split('\n').filter((l) => l !== '').map(timeless), code: e.status };
   }
-}
-
-/** The live processes whose parent is `pid`. */
-function childrenOf(pid: number): number[] {
-  const kids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid && fields[0] !== 'Z') kids.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return kids;
 }
 
 describe.skipIf(process.platform === 'win32')('ripgrep through the helper process', () => {
@@ -152,16 +137,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       }
     }
     // The stopped helper was killed: it is gone.
-    expect(
-      await waitFor(() => {
-        try {
-          process.kill(pid, 0);
-          return readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z');
-        } catch {
-          return true;
-        }
-      }, 3000),
-    ).toBe(true);
+    expect(await waitFor(() => isGone(pid), 3000)).toBe(true);
   }, 15_000);
 
   it('a helper that stops after handing the pipes over, before reporting the exit, ends the run within its deadline with the output kept', async () => {
@@ -216,16 +192,9 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     try {
       expect(await waitFor(() => childrenOf(server.pid!).length === 1, 5000)).toBe(true);
       const [helperPid] = childrenOf(server.pid!);
-      expect(readFileSync(`/proc/${helperPid}/cmdline`, 'utf8').split('\0')[1]).toBe('-e');
+      expect(commandLine(helperPid!)[1]).toBe('-e');
       server.kill('SIGKILL');
-      const gone = () => {
-        try {
-          return readFileSync(`/proc/${helperPid}/stat`, 'utf8').includes(') Z');
-        } catch {
-          return true;
-        }
-      };
-      expect(await waitFor(gone, 2000)).toBe(true);
+      expect(await waitFor(() => isGone(helperPid!), 2000)).toBe(true);
     } finally {
       server.kill('SIGKILL');
     }
