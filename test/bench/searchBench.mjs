@@ -2,7 +2,8 @@
 // node_modules, npm's own node_modules and the Python standard library, copied into a temp
 // folder): searchFiles against the same ripgrep binary run as users run it (`rg --json -e Q .`), the
 // symbol index build against `ctags -R`, warm query latency, and the index's resident memory.
-// Run alone with `npm run build && node test/bench/searchBench.mjs` (EDITLS_BENCH_SEARCH_ONLY=1: searchFiles rows only).
+// Also the same small search through a headless `editls mcp`, as an agent with no editor runs it.
+// Run alone with `npm run build && node test/bench/searchBench.mjs` (EDITLS_BENCH_SEARCH_ONLY=1: the search rows only).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
 import { rgPath } from '@vscode/ripgrep';
 import { buildSync } from 'esbuild';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { corpusFiles } from './corpus.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -263,6 +266,46 @@ export async function runSearchBench() {
         baseline: `${ms(b)} rg --json -e Q . (parallel${ratioOf === 'full' ? ', full run' : ''})`,
         ratio: `${(o / b).toFixed(2)}x`,
         target,
+      });
+    }
+
+    // The same small search as an agent with no editor runs it: search_files through a headless
+    // `editls mcp` (its own editls session in the same process, ripgrep forked by its helper).
+    {
+      const xdg = mkdtempSync(path.join(dir, 'xdg-'));
+      const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER, 'mcp', '--root', corpus], env: { ...process.env, XDG_RUNTIME_DIR: xdg }, stderr: 'ignore' });
+      const agent = new Client({ name: 'bench-agent', version: '1.0' });
+      await agent.connect(transport);
+      const call = (name, args) => agent.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
+      // The first call goes headless and starts the index build: ask until it answers, then let it settle.
+      for (let i = 0; i < 100; i++) {
+        const r = await call('workspace_symbols', { query: 'createConnection' });
+        if ((r.structuredContent?.symbols?.length ?? 0) > 0) break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      await new Promise((res) => setTimeout(res, 1000));
+      await call('search_files', { path: '.', regex: small.regex });
+      await rawRipgrep(corpus, small.regex);
+      const ours = [];
+      const raw = [];
+      let last;
+      for (let i = 0; i < 9; i++) {
+        const rawFirst = i % 2 === 1;
+        if (rawFirst) raw.push((await rawRipgrep(corpus, small.regex)).ms);
+        const t0 = performance.now();
+        last = await call('search_files', { path: '.', regex: small.regex });
+        ours.push(performance.now() - t0);
+        if (!rawFirst) raw.push((await rawRipgrep(corpus, small.regex)).ms);
+      }
+      await agent.close();
+      const o = median(ours);
+      const b = median(raw);
+      results.push({
+        name: `search_files through a headless editls mcp (an agent, no editor), ${small.lines} matching lines, fresh session, median of 9`,
+        value: `${ms(o)} (${last.structuredContent?.count} lines)`,
+        baseline: `${ms(b)} rg --json -e Q . (parallel)`,
+        ratio: `${(o / b).toFixed(2)}x`,
+        target: '(for comparison)',
       });
     }
 
