@@ -1,0 +1,116 @@
+// editls.searchFiles of two editls bundles side by side on searchBench.mjs's corpus: a server of each,
+// taking turns, every search right after a plain `rg --json -e Q .` run, with the CPU each server's
+// main thread and all its threads took per search (/proc, Linux), for before/after figures on a
+// machine whose speed drifts: `node test/bench/searchCompare.mjs <bundleA.js> <bundleB.js> [rounds]`.
+// A bundle is a `dist/editls.js` (e.g. built in a worktree of the base commit), copied under this
+// checkout's node_modules/ so that it finds @vscode/ripgrep; `NODE_FLAGS|bundle` runs it with flags.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { rgPath } from '@vscode/ripgrep';
+import { buildCorpus } from './searchBench.mjs';
+
+const [a, b, roundsArg] = process.argv.slice(2);
+if (!a || !b) throw new Error('usage: node test/bench/searchCompare.mjs <bundleA.js> <bundleB.js> [rounds]');
+const builds = [a, b].map((arg) => {
+  const [flags, bundle] = arg.includes('|') ? arg.split('|') : ['', arg];
+  return { label: arg, flags: flags.split(' ').filter(Boolean), bundle: path.resolve(bundle) };
+});
+const rounds = Number(roundsArg) || 3;
+const REGEX = 'createConnection';
+/** Searches of each phase: the first ones after the index build, then on to a warm JIT. */
+const PHASES = [['searches 1-10 (fresh)', 10], ['searches 11-40', 30], ['searches 41-80 (warm)', 40]];
+const withCpu = existsSync('/proc/self/task');
+
+async function start(build, root) {
+  const proc = spawn(process.execPath, [...build.flags, build.bundle, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
+  let indexed;
+  const built = new Promise((resolve) => (indexed = resolve));
+  conn.onRequest('window/workDoneProgress/create', () => null);
+  conn.onRequest('workspace/configuration', () => [null]);
+  conn.onRequest('client/registerCapability', () => null);
+  conn.onNotification('window/logMessage', () => undefined);
+  conn.onNotification('$/progress', (p) => p.value.kind === 'end' && indexed());
+  conn.listen();
+  const folder = pathToFileURL(root).href;
+  await conn.sendRequest('initialize', { processId: process.pid, rootUri: folder, workspaceFolders: [{ uri: folder, name: 'bench' }], capabilities: { window: { workDoneProgress: true } } });
+  conn.sendNotification('initialized', {});
+  await built;
+  return { proc, conn };
+}
+
+/** CPU time (ms) of a process, or of one of its threads, so far. */
+function cpuMs(pid, tid) {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime, in clock ticks of 10 ms
+}
+
+function rawRipgrep(root) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(rgPath, ['--json', '-e', REGEX, '.'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.on('data', () => undefined);
+    child.on('error', reject);
+    child.on('close', () => resolve(performance.now() - t0));
+  });
+}
+
+const median = (v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)];
+const dir = mkdtempSync(path.join(os.tmpdir(), 'editls-search-compare-'));
+try {
+  const { files } = buildCorpus(dir);
+  console.log(`corpus: ${files} files; /${REGEX}/; ${rounds} rounds of ${PHASES.reduce((n, [, k]) => n + k, 0)} searches a build, the builds taking turns`);
+  const acc = builds.map(() => PHASES.map(() => ({ ours: [], raw: [], main: 0, all: 0, n: 0, lines: new Set() })));
+  for (let r = 0; r < rounds; r++) {
+    const servers = [];
+    for (const build of builds) servers.push(await start(build, dir));
+    for (const s of servers) await s.conn.sendRequest('workspace/executeCommand', { command: 'editls.searchFiles', arguments: [{ path: '.', regex: REGEX }] });
+    for (const [p, [, count]] of PHASES.entries()) {
+      for (let i = 0; i < count; i++) {
+        for (let j = 0; j < servers.length; j++) {
+          const k = (i + j + r) % servers.length; // each build goes first half the time
+          const { proc, conn } = servers[k];
+          const raw = await rawRipgrep(dir);
+          const main0 = withCpu ? cpuMs(proc.pid, proc.pid) : 0;
+          const all0 = withCpu ? cpuMs(proc.pid) : 0;
+          const t0 = performance.now();
+          const result = await conn.sendRequest('workspace/executeCommand', { command: 'editls.searchFiles', arguments: [{ path: '.', regex: REGEX }] });
+          const ours = performance.now() - t0;
+          await new Promise((res) => setTimeout(res, 15)); // let the answer's last work (and its CPU) land in this search's count
+          const a = acc[k][p];
+          a.ours.push(ours);
+          a.raw.push(raw);
+          a.lines.add(result.count);
+          if (withCpu) {
+            a.main += cpuMs(proc.pid, proc.pid) - main0;
+            a.all += cpuMs(proc.pid) - all0;
+          }
+          a.n++;
+        }
+      }
+    }
+    for (const { proc, conn } of servers) {
+      await conn.sendRequest('shutdown');
+      conn.sendNotification('exit');
+      await new Promise((res) => proc.once('exit', res));
+      conn.dispose();
+    }
+  }
+  console.log('\n| phase | build | searchFiles | rg --json -e Q . | ratio | main-thread CPU / search | all threads / search | lines |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const [p, [phase]] of PHASES.entries()) {
+    for (const [k, build] of builds.entries()) {
+      const x = acc[k][p];
+      const cpu = (v) => (withCpu ? `${(v / x.n).toFixed(2)} ms` : '-');
+      console.log(`| ${phase} | ${build.label} | ${median(x.ours).toFixed(1)} ms | ${median(x.raw).toFixed(1)} ms | ${(median(x.ours) / median(x.raw)).toFixed(3)}x | ${cpu(x.main)} | ${cpu(x.all)} | ${[...x.lines].join(', ')} |`);
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
