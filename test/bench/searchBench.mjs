@@ -92,8 +92,9 @@ function rssKiB(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]);
 }
 
-async function startServer(root, { capabilities = { window: { workDoneProgress: true } }, initializationOptions } = {}) {
-  const proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+/** An editls server on `root` (dist/editls.js, or `bundle` run with `nodeFlags`); `indexed` settles when its index build ends. */
+export async function startServer(root, { capabilities = { window: { workDoneProgress: true } }, initializationOptions, bundle = SERVER, nodeFlags = [] } = {}) {
+  const proc = spawn(process.execPath, [...nodeFlags, bundle, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
   const progress = [];
   const waiters = [];
@@ -130,7 +131,7 @@ async function startServer(root, { capabilities = { window: { workDoneProgress: 
   return { proc, conn, indexed };
 }
 
-async function stop(server) {
+export async function stop(server) {
   await server.conn.sendRequest('shutdown');
   server.conn.sendNotification('exit');
   await new Promise((r) => server.proc.on('exit', r));
@@ -141,7 +142,7 @@ async function stop(server) {
  * The same ripgrep binary as users run it: `rg --json -e Q .` in the folder, ripgrep's defaults
  * (parallel walk, unsorted), output read to the end.
  */
-function rawRipgrep(corpus, regex) {
+export function rawRipgrep(corpus, regex) {
   const args = ['--json', '-e', regex, '.'];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();

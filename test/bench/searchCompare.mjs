@@ -4,15 +4,11 @@
 // machine whose speed drifts: `node test/bench/searchCompare.mjs <bundleA.js> <bundleB.js> [rounds]`.
 // A bundle is a `dist/editls.js` (e.g. built in a worktree of the base commit), copied under this
 // checkout's node_modules/ so that it finds @vscode/ripgrep; `NODE_FLAGS|bundle` runs it with flags.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
-import { rgPath } from '@vscode/ripgrep';
-import { buildCorpus } from './searchBench.mjs';
+import { buildCorpus, rawRipgrep, startServer, stop } from './searchBench.mjs';
 
 const [a, b, roundsArg] = process.argv.slice(2);
 if (!a || !b) throw new Error('usage: node test/bench/searchCompare.mjs <bundleA.js> <bundleB.js> [rounds]');
@@ -26,39 +22,11 @@ const REGEX = 'createConnection';
 const PHASES = [['searches 1-10 (fresh)', 10], ['searches 11-40', 30], ['searches 41-80 (warm)', 40]];
 const withCpu = existsSync('/proc/self/task');
 
-async function start(build, root) {
-  const proc = spawn(process.execPath, [...build.flags, build.bundle, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
-  let indexed;
-  const built = new Promise((resolve) => (indexed = resolve));
-  conn.onRequest('window/workDoneProgress/create', () => null);
-  conn.onRequest('workspace/configuration', () => [null]);
-  conn.onRequest('client/registerCapability', () => null);
-  conn.onNotification('window/logMessage', () => undefined);
-  conn.onNotification('$/progress', (p) => p.value.kind === 'end' && indexed());
-  conn.listen();
-  const folder = pathToFileURL(root).href;
-  await conn.sendRequest('initialize', { processId: process.pid, rootUri: folder, workspaceFolders: [{ uri: folder, name: 'bench' }], capabilities: { window: { workDoneProgress: true } } });
-  conn.sendNotification('initialized', {});
-  await built;
-  return { proc, conn };
-}
-
 /** CPU time (ms) of a process, or of one of its threads, so far. */
 function cpuMs(pid, tid) {
   const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime, in clock ticks of 10 ms
-}
-
-function rawRipgrep(root) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(rgPath, ['--json', '-e', REGEX, '.'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout.on('data', () => undefined);
-    child.on('error', reject);
-    child.on('close', () => resolve(performance.now() - t0));
-  });
 }
 
 const median = (v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)];
@@ -69,14 +37,18 @@ try {
   const acc = builds.map(() => PHASES.map(() => ({ ours: [], raw: [], main: 0, all: 0, n: 0, lines: new Set() })));
   for (let r = 0; r < rounds; r++) {
     const servers = [];
-    for (const build of builds) servers.push(await start(build, dir));
+    for (const build of builds) {
+      const server = await startServer(dir, { bundle: build.bundle, nodeFlags: build.flags });
+      await server.indexed;
+      servers.push(server);
+    }
     for (const s of servers) await s.conn.sendRequest('workspace/executeCommand', { command: 'editls.searchFiles', arguments: [{ path: '.', regex: REGEX }] });
     for (const [p, [, count]] of PHASES.entries()) {
       for (let i = 0; i < count; i++) {
         for (let j = 0; j < servers.length; j++) {
           const k = (i + j + r) % servers.length; // each build goes first half the time
           const { proc, conn } = servers[k];
-          const raw = await rawRipgrep(dir);
+          const raw = (await rawRipgrep(dir, REGEX)).ms;
           const main0 = withCpu ? cpuMs(proc.pid, proc.pid) : 0;
           const all0 = withCpu ? cpuMs(proc.pid) : 0;
           const t0 = performance.now();
@@ -95,12 +67,7 @@ try {
         }
       }
     }
-    for (const { proc, conn } of servers) {
-      await conn.sendRequest('shutdown');
-      conn.sendNotification('exit');
-      await new Promise((res) => proc.once('exit', res));
-      conn.dispose();
-    }
+    for (const server of servers) await stop(server);
   }
   console.log('\n| phase | build | searchFiles | rg --json -e Q . | ratio | main-thread CPU / search | all threads / search | lines |');
   console.log('|---|---|---|---|---|---|---|---|');
