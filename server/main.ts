@@ -3,7 +3,8 @@
 // stdin closes, even when libuv's threadpool is stuck. `editls mcp` starts the MCP server instead.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { createConnection, ProposedFeatures, StreamMessageWriter, type ResponseMessage } from 'vscode-languageserver/node';
+import { createConnection, ProposedFeatures, type ResponseMessage } from 'vscode-languageserver/node';
+import { FrameWriter } from './protocol/frameWriter.js';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
 import { SessionGate } from './protocol/sessionGate.js';
 import { SERVER_VERSION, startServer } from './server.js';
@@ -76,7 +77,7 @@ if (process.platform !== 'win32') startRipgrepHelper(process.execPath);
 // A reader that survives malformed frames (the stock one stops reading after a bad header), behind
 // the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock
 // stdio set-up does.
-const stdout = new StreamMessageWriter(process.stdout);
+const stdout = new FrameWriter(process.stdout);
 const gate = new SessionGate((message) => void stdout.write(message));
 const reader = new ResilientMessageReader(process.stdin, (error) => {
   process.stderr.write(`editls: ${error.message}\n`);

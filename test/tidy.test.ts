@@ -61,7 +61,7 @@ describe('architecture invariants', () => {
       // The agent side (ARCHITECTURE.md): attach serves agents inside the editor's session (it reaches
       // commands only for their schemas), mcp is the `editls mcp` entry that starts a headless session (top).
       attach: ['attach', 'commands', 'protocol', 'core'],
-      mcp: ['mcp', 'attach', 'top', 'core'],
+      mcp: ['mcp', 'attach', 'top', 'protocol', 'core'],
       handlers: ['handlers', 'commands', 'protocol', 'core'],
       commands: ['commands', 'protocol', 'core', 'top'],
       protocol: ['protocol', 'core'],
@@ -89,8 +89,8 @@ describe('architecture invariants', () => {
       if (/\bconsole\.(log|info|debug|warn|error|trace|dir|table)\b/.test(src)) return true;
       // main.ts hands stdout to the protocol writer (LSP), or in `editls mcp` to the MCP transport, and nothing else touches it
       const uses = src.match(/process\.stdout/g)?.length ?? 0;
-      const handovers = src.match(/new StreamMessageWriter\(process\.stdout\)|stdout: process\.stdout,/g)?.length ?? 0;
-      return f.endsWith(path.join('server', 'main.ts')) ? uses !== handovers || !/new StreamMessageWriter\(process\.stdout\)/.test(src) : uses > 0;
+      const handovers = src.match(/new FrameWriter\(process\.stdout\)|stdout: process\.stdout,/g)?.length ?? 0;
+      return f.endsWith(path.join('server', 'main.ts')) ? uses !== handovers || !/new FrameWriter\(process\.stdout\)/.test(src) : uses > 0;
     });
     expect(bad.map((f) => path.relative(ROOT, f))).toEqual([]);
   });

@@ -5,7 +5,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type CancellationToken } from 'vscode-languageserver/node';
+import { createMessageConnection, StreamMessageReader, type CancellationToken } from 'vscode-languageserver/node';
+import { FrameWriter } from '../protocol/frameWriter.js';
 import { attachRefused, methodNotServed } from '../protocol/errors.js';
 import { endpointPath, liveRecords, newToken, removeRecord, writeRecord, type DiscoveryRecord } from './records.js';
 
@@ -99,7 +100,7 @@ function agentName(clientInfo: unknown): string {
 }
 
 function serveConnection(deps: AttachListenerDeps, token: string, socket: net.Socket): void {
-  const conn = createMessageConnection(new StreamMessageReader(socket), new StreamMessageWriter(socket));
+  const conn = createMessageConnection(new StreamMessageReader(socket), new FrameWriter(socket));
   let agent: string | undefined;
   const closeSoon = () => setTimeout(() => socket.end(), 20);
   const handshake = setTimeout(() => socket.destroy(), HANDSHAKE_MS);

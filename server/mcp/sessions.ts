@@ -13,10 +13,10 @@ import {
   ProposedFeatures,
   ResponseError,
   StreamMessageReader,
-  StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-languageserver/node';
 import { ATTACH_METHOD } from '../attach/listener.js';
+import { FrameWriter } from '../protocol/frameWriter.js';
 import type { DiscoveryRecord } from '../attach/records.js';
 import { startServer } from '../server.js';
 import { matchingEditors, type DiscoveryInputs } from './discovery.js';
@@ -125,7 +125,7 @@ export class Sessions {
         reject(error);
       });
       socket.once('connect', () => {
-        const conn = createMessageConnection(new StreamMessageReader(socket), new StreamMessageWriter(socket));
+        const conn = createMessageConnection(new StreamMessageReader(socket), new FrameWriter(socket));
         const session: Session = {
           mode: 'attached',
           label: `${record.clientName}'s editls (pid ${record.pid})`,
@@ -170,9 +170,9 @@ export class Sessions {
     this.options.startRipgrepHelper?.();
     const toServer = new PassThrough();
     const toClient = new PassThrough();
-    const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+    const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new FrameWriter(toClient));
     startServer(server);
-    const conn = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+    const conn = createMessageConnection(new StreamMessageReader(toClient), new FrameWriter(toServer));
     // A minimal client: no buffers, so nothing is ever applied through it.
     conn.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'editls mcp is headless: no editor is attached' }));
     conn.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (p.items ?? []).map(() => null));
