@@ -12,6 +12,12 @@ export interface RipgrepRun {
   cwd?: string;
   /** Text written to ripgrep's stdin, which is then closed (search it with the path `-`). */
   stdin?: string;
+  /**
+   * The index in `args` of the run's pattern (right after `-e`): a ripgrep started ahead with the
+   * other arguments may take this run, and one is started ahead for the next run like it
+   * (ripgrepHelper.ts). For searches an agent repeats with new patterns.
+   */
+  patternAt?: number;
   signal?: AbortSignal;
   /** For `--json` runs: every message that fits the schema, in order. */
   onMessage?: (message: RgMessage) => Flow;
@@ -112,7 +118,7 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
   return new Promise<RipgrepExit>((resolve, reject) => {
     // stdin is a pipe only for text to search; otherwise /dev/null (every run names its paths), and
     // the run goes through ripgrep's helper process when there is one (ripgrepHelper.ts).
-    const child = spawnRipgrep(rg, run.args, run.cwd, run.stdin !== undefined);
+    const child = spawnRipgrep(rg, run.args, run.cwd, run.stdin !== undefined, run.patternAt);
     let stopped = false;
     let cancelled = false;
     let sawSummary = false;

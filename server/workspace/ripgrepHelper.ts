@@ -1,11 +1,12 @@
 // ripgrep started by a small helper process rather than by the server. A fork of the server marks
 // every page of its large heap copy-on-write, so each page the server writes afterwards faults once:
 // about 400 faults and 9 ms of CPU a small search on two cores, taken from ripgrep's own threads.
-// The helper, started once while the server is small, forks ripgrep and hands its stdout and stderr
-// over as descriptors; its exit is reported back. Without a helper (not started, gone, or silent past
-// a deadline) ripgrep is spawned directly.
+// The helper, started once while the server is small, forks ripgrep and hands its stdout over as a
+// descriptor; ripgrep's stderr comes back with its exit report. Without a helper (not started, gone,
+// or silent past a deadline) ripgrep is spawned directly.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { statSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 
@@ -30,9 +31,12 @@ export interface RipgrepChild extends EventEmitter {
 }
 
 /**
- * The helper, run with `node -e`. It stops reading each pipe before sending it (`readStop`): what
- * ripgrep writes stays in the pipe for the server, none of it is read here. It kills its ripgreps
- * and exits when the server goes (the IPC channel closes).
+ * The helper, run with `node -e`. It stops reading ripgrep's stdout before sending it (`readStop`):
+ * what ripgrep writes stays in the pipe for the server, none of it is read here. ripgrep's stderr
+ * (warnings, a bad regex; its first 64 KiB) is read here and sent with the exit report once that pipe
+ * has closed and ripgrep has exited: the server has one descriptor a run to watch, not two. A run
+ * started ahead (`stdin`: a ripgrep that reads its pattern with `-f -`) also hands its stdin over. It
+ * kills its ripgreps and exits when the server goes (the IPC channel closes).
  */
 const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
@@ -41,33 +45,39 @@ const send = (m, h) => { try { process.send(m, h); } catch {} };
 process.on('message', (m) => {
   if (typeof m.kill === 'number') { const c = kids.get(m.kill); if (c) c.kill('SIGKILL'); return; }
   let c;
-  try { c = spawn(m.file, m.args, { cwd: m.cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }); }
+  try { c = spawn(m.file, m.args, { cwd: m.cwd, stdio: [m.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }); }
   catch (e) { send({ id: m.id, kind: 'error', message: String(e && e.message) }); return; }
   c.on('error', (e) => { kids.delete(m.id); send({ id: m.id, kind: 'error', message: e.message }); });
   if (c.pid === undefined) return;
   kids.set(m.id, c);
+  if (m.stdin) { c.stdin.on('error', () => {}); send({ id: m.id, kind: 'stdin' }, c.stdin); }
   c.stdout._handle.readStop();
-  c.stderr._handle.readStop();
   send({ id: m.id, kind: 'stdout' }, c.stdout);
-  send({ id: m.id, kind: 'stderr' }, c.stderr);
-  c.on('exit', (code, signal) => { kids.delete(m.id); send({ id: m.id, kind: 'exit', code, signal }); });
+  let stderr = '';
+  let exit;
+  let stderrClosed = false;
+  const report = () => { if (!exit || !stderrClosed) return; kids.delete(m.id); send({ id: m.id, kind: 'exit', code: exit[0], signal: exit[1], stderr: stderr.slice(0, 65536) }); };
+  c.stderr.setEncoding('utf8');
+  c.stderr.on('data', (d) => { if (stderr.length < 65536) stderr += d; });
+  c.stderr.on('close', () => { stderrClosed = true; report(); });
+  c.on('exit', (code, signal) => { exit = [code, signal]; report(); });
 });
 process.on('disconnect', () => { for (const c of kids.values()) c.kill('SIGKILL'); process.exit(0); });
 `;
 
-/** How long the helper may keep a run waiting on it (for ripgrep's pipes, or for its exit once the output has ended) before it is given up. */
+/** How long the helper may keep a run waiting on it (for ripgrep's stdout, or for its exit once the output has ended) before it is given up. */
 const HANDOVER_MS = 5000;
 
 type HelperMessage =
-  | { id: number; kind: 'stdout' | 'stderr' }
-  | { id: number; kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { id: number; kind: 'stdout' | 'stdin' }
+  | { id: number; kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; stderr?: unknown }
   | { id: number; kind: 'error'; message: string };
 
 /**
- * One of ripgrep's pipes, read from the socket the helper hands over: the encoding and the listeners
- * given before it arrives are put on the socket itself (a stream in between cost every chunk a second
- * pass through Node's stream code: about half a millisecond of CPU a small search). `onClosed` runs
- * once the socket has closed, after its last data (also after a read error, which closes it).
+ * ripgrep's stdout, read from the socket the helper hands over: the encoding and the listeners given
+ * before it arrives are put on the socket itself (a stream in between cost every chunk a second pass
+ * through Node's stream code: about half a millisecond of CPU a small search). `onClosed` runs once
+ * the socket has closed, after its last data (also after a read error, which closes it).
  */
 class HandedOverPipe implements RipgrepOutput {
   private encoding: BufferEncoding | undefined;
@@ -96,18 +106,42 @@ class HandedOverPipe implements RipgrepOutput {
     for (const listener of this.listeners) socket.on('data', listener as (chunk: Buffer) => void);
     this.listeners.length = 0;
   }
+
+  /** Closes the socket unread (a ripgrep started ahead that is not used). */
+  destroy(): void {
+    this.socket?.destroy();
+  }
+}
+
+/** ripgrep's stderr as the helper reports it with the exit: one chunk, then nothing. */
+class ReportedStderr implements RipgrepOutput {
+  private readonly listeners: DataListener[] = [];
+
+  setEncoding(): this {
+    return this;
+  }
+
+  on(_event: 'data', listener: DataListener): this {
+    this.listeners.push(listener);
+    return this;
+  }
+
+  deliver(text: string): void {
+    if (text === '') return;
+    for (const listener of this.listeners) (listener as (chunk: string) => void)(text);
+  }
 }
 
 /** A ripgrep run through the helper: ChildProcess's events ('error', 'exit', 'close') and streams. */
 class HelperRun extends EventEmitter implements RipgrepChild {
   readonly stdout: HandedOverPipe;
-  readonly stderr: HandedOverPipe;
+  readonly stderr = new ReportedStderr();
   readonly stdin = null;
   exitCode: number | null = null;
   signalCode: NodeJS.Signals | null = null;
-  /** Pipes handed over so far (0 to 2). */
-  handovers = 0;
-  private ended = 0; // pipes closed (0 to 2)
+  /** ripgrep's stdout was handed over. */
+  handedOver = false;
+  private ended = false; // stdout closed
   private finished = false;
 
   constructor(
@@ -115,25 +149,23 @@ class HelperRun extends EventEmitter implements RipgrepChild {
     private readonly helper: RipgrepHelper,
   ) {
     super();
-    const end = () => {
-      this.ended++;
+    this.stdout = new HandedOverPipe(() => {
+      this.ended = true;
       this.lastStep = Date.now();
       this.settle();
-    };
-    this.stdout = new HandedOverPipe(end);
-    this.stderr = new HandedOverPipe(end);
+    });
   }
 
   private get exited(): boolean {
     return this.exitCode !== null || this.signalCode !== null;
   }
 
-  /** Waiting on the helper, not on ripgrep: for its pipes, or for the exit of a ripgrep whose output has ended. */
+  /** Waiting on the helper, not on ripgrep: for its stdout, or for the exit of a ripgrep whose output has ended. */
   get waitsOnHelper(): boolean {
-    return !this.finished && (this.handovers < 2 || (this.ended === 2 && !this.exited));
+    return !this.finished && (!this.handedOver || (this.ended && !this.exited));
   }
 
-  /** When the run last moved on (started, a pipe handed over, a stream ended, the exit reported). */
+  /** When the run last moved on (started, the pipe handed over, the stream ended, the exit reported). */
   lastStep = Date.now();
 
   kill(): boolean {
@@ -142,12 +174,30 @@ class HelperRun extends EventEmitter implements RipgrepChild {
     return true;
   }
 
+  /** A run started ahead: ripgrep's stdin, where its pattern goes (`-f -`). */
+  private input: Socket | undefined;
+
+  /** Started ahead, both pipes here, and ripgrep still waiting for its pattern. */
+  get ready(): boolean {
+    return !this.finished && this.handedOver && this.input !== undefined && !this.input.destroyed && !this.exited;
+  }
+
+  /** Gives a run started ahead its pattern: ripgrep starts searching once its stdin ends. */
+  start(pattern: string): void {
+    this.lastStep = Date.now();
+    this.input!.end(`${pattern}\n`);
+  }
+
   receive(m: HelperMessage, handle: unknown): void {
-    if (m.kind === 'stdout' || m.kind === 'stderr') {
-      (m.kind === 'stdout' ? this.stdout : this.stderr).attach(handle as Socket);
-      this.handovers++;
+    if (m.kind === 'stdout') {
+      this.stdout.attach(handle as Socket);
+      this.handedOver = true;
       this.lastStep = Date.now();
+    } else if (m.kind === 'stdin') {
+      this.input = handle as Socket;
+      this.input.on('error', () => undefined); // EPIPE once ripgrep is gone: it then exits on its own
     } else if (m.kind === 'exit') {
+      this.stderr.deliver(typeof m.stderr === 'string' ? m.stderr : '');
       this.exitCode = m.code;
       this.signalCode = m.signal;
       this.lastStep = Date.now();
@@ -160,36 +210,62 @@ class HelperRun extends EventEmitter implements RipgrepChild {
 
   /** The helper is gone or silent: an error unless ripgrep's output already came over (it then ends on its own). */
   lost(why: string): void {
-    if (this.handovers < 2) this.fail(why);
+    if (!this.handedOver) this.fail(why);
     else if (!this.exited) {
-      // ripgrep was killed with the helper: its streams end, and the run ends as killed.
+      // ripgrep was killed with the helper: its stream ends, and the run ends as killed.
       this.signalCode = 'SIGKILL';
       this.settle();
     }
   }
 
+  /** A spare that will not be used: its pipes are closed here (the helper is asked to kill ripgrep). */
+  discard(): void {
+    this.finished = true;
+    this.input?.destroy();
+    this.stdout.destroy();
+  }
+
   private fail(message: string): void {
     if (this.finished) return;
     this.finished = true;
+    this.input?.destroy();
     this.helper.forget(this.id);
     this.emit('error', new Error(message));
   }
 
   private settle(): void {
-    if (this.finished || this.ended < 2 || !this.exited) return;
+    if (this.finished || !this.ended || !this.exited) return;
     this.finished = true;
+    this.input?.destroy();
     this.helper.forget(this.id);
     this.emit('close', this.exitCode, this.signalCode);
   }
 }
 
+/**
+ * A ripgrep started ahead for the next search: the arguments of the last search with `-f -` in place
+ * of `-e PATTERN`, waiting on its stdin for the pattern. The spawn (about 1.5 ms through the helper,
+ * a hand-over and a wake-up of each process) is then done while the agent or the user reads the
+ * last answer, not while the next one waits; see docs/performance.md.
+ */
+interface Spare {
+  run: HelperRun;
+  key: string;
+  /** The working folder's identity when the spare was asked for: one that changed since is not used. */
+  folder: string;
+}
+
 class RipgrepHelper {
   private readonly runs = new Map<number, HelperRun>();
   private nextId = 1;
-  /** Runs started through the helper so far (tests check that the helper was used). */
+  private started_ = 0;
+  private spare: Spare | undefined;
+  /** Runs started through the helper so far, started ahead or not (tests check that the helper was used). */
   get started(): number {
-    return this.nextId - 1;
+    return this.started_;
   }
+  /** Runs that took a ripgrep started ahead (tests). */
+  spareRuns = 0;
   broken = false;
 
   get pid(): number {
@@ -197,7 +273,11 @@ class RipgrepHelper {
   }
 
   constructor(private readonly child: ChildProcess) {
-    child.on('message', (m: HelperMessage, handle: unknown) => this.runs.get(m.id)?.receive(m, handle));
+    child.on('message', (m: HelperMessage, handle: unknown) => {
+      const run = this.runs.get(m.id);
+      if (run) run.receive(m, handle);
+      else if (handle && typeof (handle as Socket).destroy === 'function') (handle as Socket).destroy(); // a discarded spare's pipe
+    });
     const gone = () => this.giveUp('ripgrep\'s helper process exited; search again');
     child.on('exit', gone);
     child.on('error', gone);
@@ -205,14 +285,70 @@ class RipgrepHelper {
     this.idle();
   }
 
-  spawn(file: string, args: readonly string[], cwd: string | undefined): HelperRun {
+  /**
+   * ripgrep with these arguments. `patternAt` is the index of the pattern in `args` (after `-e`): a
+   * ripgrep started ahead with the same other arguments takes the pattern on its stdin instead.
+   */
+  spawn(file: string, args: readonly string[], cwd: string | undefined, patternAt?: number): HelperRun {
+    const ahead = patternAt === undefined ? undefined : spareKey(file, args, cwd, patternAt);
+    const spare = this.spare;
+    if (spare && ahead && spare.key === ahead.key && spare.run.ready && folderIdentity(cwd) === spare.folder) {
+      this.spare = undefined;
+      this.started_++;
+      this.spareRuns++;
+      this.child.channel?.ref();
+      this.watch(spare.run);
+      spare.run.start(args[patternAt!]!);
+      this.afterward(spare.run, file, ahead, cwd);
+      return spare.run;
+    }
+    const run = this.newRun();
+    this.started_++;
+    this.child.channel?.ref();
+    this.watch(run);
+    this.send({ id: run.id, file, args: [...args], cwd });
+    if (ahead) this.afterward(run, file, ahead, cwd);
+    return run;
+  }
+
+  private newRun(): HelperRun {
     const run = new HelperRun(this.nextId++, this);
     this.runs.set(run.id, run);
-    this.child.channel?.ref();
-    // While the run waits on the helper (for the pipes, or for the exit once ripgrep's output has
-    // ended), the helper must move it on within the deadline of its last step; while ripgrep runs,
-    // nothing is asked of it. Checked after the event loop's next poll (setImmediate): after a long block of this loop,
-    // the helper's answer may be waiting to be read when the timer fires.
+    return run;
+  }
+
+  /** Once `run` has ended, a ripgrep is started ahead for the next search like it (after this turn of the event loop: the answer goes first). */
+  private afterward(run: HelperRun, file: string, ahead: { key: string; args: string[] }, cwd: string | undefined): void {
+    run.once('close', () =>
+      setTimeout(() => {
+        if (this.broken || this.spare?.key === ahead.key) return;
+        this.discardSpare();
+        const folder = folderIdentity(cwd);
+        if (folder === undefined) return;
+        const spare = this.newRun();
+        spare.on('error', () => undefined); // a spare that fails is not used; the next search spawns its own
+        this.spare = { run: spare, key: ahead.key, folder };
+        this.send({ id: spare.id, file, args: ahead.args, cwd, stdin: true });
+      }, 0).unref(),
+    );
+  }
+
+  private discardSpare(): void {
+    const spare = this.spare;
+    if (!spare) return;
+    this.spare = undefined;
+    this.runs.delete(spare.run.id);
+    spare.run.discard();
+    this.send({ kill: spare.run.id });
+  }
+
+  /**
+   * While the run waits on the helper (for ripgrep's stdout, or for the exit once ripgrep's output has
+   * ended), the helper must move it on within the deadline of its last step; while ripgrep runs,
+   * nothing is asked of it. Checked after the event loop's next poll (setImmediate): after a long
+   * block of this loop, the helper's answer may be waiting to be read when the timer fires.
+   */
+  private watch(run: HelperRun): void {
     let deadline: ReturnType<typeof setTimeout>;
     const arm = (ms: number) => {
       deadline = setTimeout(() => {
@@ -228,8 +364,6 @@ class RipgrepHelper {
     arm(HANDOVER_MS);
     run.once('close', () => clearTimeout(deadline));
     run.once('error', () => clearTimeout(deadline));
-    this.send({ id: run.id, file, args: [...args], cwd });
-    return run;
   }
 
   send(message: object): void {
@@ -243,7 +377,8 @@ class RipgrepHelper {
 
   forget(id: number): void {
     this.runs.delete(id);
-    if (this.runs.size === 0) this.idle();
+    if (this.spare?.run.id === id) this.spare = undefined;
+    if (this.runs.size === (this.spare ? 1 : 0)) this.idle();
   }
 
   /** From now on ripgrep is spawned directly; runs in flight end (with an error unless their output came over). */
@@ -260,13 +395,37 @@ class RipgrepHelper {
         if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
       }, 1000).unref();
     }
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare) {
+      this.runs.delete(spare.run.id);
+      spare.run.discard();
+    }
     for (const run of [...this.runs.values()]) run.lost(why);
   }
 
-  /** The helper never keeps the server alive, and its channel only while a run waits on it. */
+  /** The helper never keeps the server alive, and its channel only while a run waits on it (a spare does not count). */
   private idle(): void {
     this.child.unref();
     this.child.channel?.unref();
+  }
+}
+
+/** The arguments of a ripgrep started ahead (`-f -` for `-e PATTERN`) and its key; none for a pattern `-f` would split or change. */
+function spareKey(file: string, args: readonly string[], cwd: string | undefined, patternAt: number): { key: string; args: string[] } | undefined {
+  const pattern = args[patternAt];
+  if (args[patternAt - 1] !== '-e' || pattern === undefined || pattern === '' || /[\r\n]/.test(pattern)) return undefined;
+  const spareArgs = [...args.slice(0, patternAt - 1), '-f', '-', ...args.slice(patternAt + 1)];
+  return { key: JSON.stringify([file, spareArgs, cwd ?? '']), args: spareArgs };
+}
+
+/** The folder's device and inode now (undefined when it is not there). */
+function folderIdentity(cwd: string | undefined): string | undefined {
+  try {
+    const st = statSync(cwd ?? '.');
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -297,13 +456,17 @@ export function stopRipgrepHelper(): void {
   helper = undefined;
 }
 
-/** The helper's process id and the runs it started, for tests; undefined when there is no working helper. */
-export function ripgrepHelperState(): { pid: number; runs: number } | undefined {
-  return helper && !helper.broken ? { pid: helper.pid, runs: helper.started } : undefined;
+/** The helper's process id, the runs it started and how many of them took a ripgrep started ahead, for tests; undefined when there is no working helper. */
+export function ripgrepHelperState(): { pid: number; runs: number; spareRuns: number } | undefined {
+  return helper && !helper.broken ? { pid: helper.pid, runs: helper.started, spareRuns: helper.spareRuns } : undefined;
 }
 
-/** ripgrep with these arguments: through the helper when there is one and no stdin is needed, else spawned here. */
-export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean): RipgrepChild {
-  if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd);
+/**
+ * ripgrep with these arguments: through the helper when there is one and no stdin is needed, else
+ * spawned here. `patternAt`: the index of the pattern in `args` (after `-e`), for a run that a
+ * ripgrep started ahead may take (and after which one is started for the next run like it).
+ */
+export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean, patternAt?: number): RipgrepChild {
+  if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd, patternAt);
   return spawn(file, [...args], { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;
 }

@@ -166,15 +166,19 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
      * text files reported hold more matching lines than that. `onFile`: called with each file as it
      * ends instead (a sorted run feeds the collector so); true ends the run.
      */
-    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContext?: boolean } = {}) => {
+    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContext?: boolean; reusable?: boolean } = {}) => {
       const files: DiskFile[] = [];
       const redo: string[] = [];
       let current: (DiskFile & { skip: boolean }) | undefined;
       let received = 0;
+      const full = ['--json', ...args];
       const run = runRipgrep({
-        args: ['--json', ...args],
+        args: full,
         cwd: scopeDir,
         signal: req.signal,
+        // The parallel walk may be taken by a ripgrep started ahead with the same other arguments, waiting
+        // for its pattern (ripgrepHelper.ts); the pattern sits right before `--` (`-e PATTERN -- target`).
+        ...(o.reusable ? { patternAt: full.lastIndexOf('--') - 1 } : {}),
         onMessage: (m) => {
           switch (m.type) {
             case 'begin': {
@@ -258,7 +262,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     const stopAt = req.scope.directory ? req.maxResults : undefined;
     walks.push('parallel');
     const first = req.scope.directory
-      ? await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, readContext: true })
+      ? await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, readContext: true, reusable: true })
       : await collectRun([...runFlags, '-e', req.regex, '--', target], { stopAt });
     let exit = first.exit;
     if (!exit.stopped && !exit.cancelled && first.redo.length > 0) {

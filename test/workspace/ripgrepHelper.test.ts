@@ -1,16 +1,20 @@
 // ripgrep through the helper process (workspace/ripgrepHelper.ts) against ripgrep run directly, on
-// real files: the same output bytes and exit codes, no output lost on fast runs, stops and aborts
-// that end ripgrep, a helper that dies or goes silent (before or after handing the pipes over), after
-// which ripgrep is spawned directly, and the helper of a real `editls --stdio` going when editls is killed.
+// real files: the same output bytes, exit codes and stderr, no output lost on fast runs or on a large
+// one, stops and aborts that end ripgrep, a helper that dies or goes silent
+// (before or after handing the pipe over), after which ripgrep is spawned directly, the ripgrep
+// started ahead for the next run (same output for patterns `-f -` reads as `-e` does, not used for a
+// pattern with a line break or once its folder was replaced, gone with the helper), and the helper
+// of a real `editls --stdio` going, with its ripgreps, when editls is killed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ripgrepPath, runRipgrep, RipgrepUnavailable } from '../../server/workspace/ripgrep.js';
 import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { childrenOf, commandLine, isGone } from '../helpers/processes.js';
-import { SERVER_JS } from '../helpers/lspClient.js';
+import { SERVER_JS, TestClient } from '../helpers/lspClient.js';
 import { spawn } from 'node:child_process';
 
 const workspaces: TempWorkspace[] = [];
@@ -40,10 +44,26 @@ function timeless(line: string): string {
 }
 
 /** Every stdout line of a run through runRipgrep (one run: the helper's when there is one). */
-async function lines(args: string[], cwd: string) {
+async function lines(args: string[], cwd: string, patternAt?: number) {
   const out: string[] = [];
-  const exit = await runRipgrep({ args, cwd, onLine: (l) => (out.push(timeless(l)), 'continue') });
+  const exit = await runRipgrep({ args, cwd, onLine: (l) => (out.push(timeless(l)), 'continue'), ...(patternAt !== undefined ? { patternAt } : {}) });
   return { out, exit };
+}
+
+/** A helper, one run through it, and the ripgrep it then started ahead (its only child). */
+async function withSpare() {
+  const w = corpus();
+  expect(startRipgrepHelper(process.execPath)).toBe(true);
+  const { pid } = ripgrepHelperState()!;
+  const args = patternArgs('needle');
+  await lines(args, w.root, args.length - 3);
+  expect(await waitFor(() => childrenOf(pid).length === 1, 2000)).toBe(true);
+  return { w, pid, args, spare: childrenOf(pid)[0]! };
+}
+
+/** searchFiles' arguments around `pattern` (its index is args.length - 3). */
+function patternArgs(pattern: string, target = '.'): string[] {
+  return ['--json', '--no-config', '--sort', 'path', '--line-number', '-e', pattern, '--', target];
 }
 
 function direct(args: string[], cwd: string, rg: string): { out: string[]; code: number } {
@@ -187,6 +207,98 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     expect(ripgrepHelperState()).toBeDefined();
   }, 15_000);
 
+  it('a run with its pattern position takes the ripgrep started ahead after it: the same output and exit as -e, pattern after pattern', async () => {
+    const w = corpus();
+    const rg = await ripgrepPath();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    // Patterns -f reads one per line, as -e takes them: a leading dash, backslashes, Unicode, a tab.
+    const patterns = ['needle', 'needle \\d+', '-needle', '\\bneedle\\b', '😀 needle 漢字', 'x\tneedle', '[\\p{L}&&[^\\x00-\\x7f]]', '(unclosed', 'no such text'];
+    for (const [i, pattern] of patterns.entries()) {
+      const args = patternArgs(pattern);
+      const before = ripgrepHelperState()!.spareRuns;
+      const got = await lines(args, w.root, args.length - 3);
+      const want = direct(args, w.root, rg);
+      expect(got.out, pattern).toEqual(want.out);
+      expect(got.exit.code, pattern).toBe(want.code);
+      if (pattern === '(unclosed') expect(got.exit.stderr).toMatch(/regex parse error/);
+      // From the second run on, each took the ripgrep started after the one before it.
+      expect(ripgrepHelperState()!.spareRuns - before, pattern).toBe(i === 0 ? 0 : 1);
+      // The next one is started once this run has ended (after this turn of the event loop).
+      await waitFor(() => childrenOf(ripgrepHelperState()!.pid).length === 1, 2000);
+    }
+    const [spare] = childrenOf(ripgrepHelperState()!.pid);
+    expect(commandLine(spare!).slice(-5, -1)).toEqual(['-f', '-', '--', '.']);
+  });
+
+  it('a pattern with a line break, other arguments or another folder do not take the ripgrep started ahead', async () => {
+    const w = corpus();
+    const rg = await ripgrepPath();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const args = patternArgs('needle');
+    await lines(args, w.root, args.length - 3);
+    await waitFor(() => childrenOf(ripgrepHelperState()!.pid).length === 1, 2000);
+    const spares = ripgrepHelperState()!.spareRuns;
+    // -f - would read two patterns here; -e takes the line break as ripgrep decides.
+    const broken = patternArgs('needle\nline');
+    const got = await lines(broken, w.root, broken.length - 3);
+    expect(got.out).toEqual(direct(broken, w.root, rg).out);
+    const other = patternArgs('needle', 'b');
+    expect((await lines(other, w.root, other.length - 3)).out).toEqual(direct(other, w.root, rg).out);
+    expect(ripgrepHelperState()!.spareRuns).toBe(spares);
+  });
+
+  it('a ripgrep started ahead is not used once its folder was replaced: the new folder is searched', async () => {
+    const w = corpus();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const dir = w.file('scope');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'old.txt'), 'needle in the old folder\n');
+    const args = patternArgs('needle');
+    expect((await lines(args, dir, args.length - 3)).out.join('\n')).toContain('old folder');
+    await waitFor(() => childrenOf(ripgrepHelperState()!.pid).length === 1, 2000);
+    const spares = ripgrepHelperState()!.spareRuns;
+    // The folder at that path is another one now (the spare's working folder is the old one, moved).
+    renameSync(dir, w.file('scope-moved'));
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'new.txt'), 'needle in the new folder\n');
+    const got = (await lines(args, dir, args.length - 3)).out.join('\n');
+    expect(got).toContain('new folder');
+    expect(got).not.toContain('old folder');
+    expect(ripgrepHelperState()!.spareRuns).toBe(spares);
+  });
+
+  it('a large output (4 MB, the pipe full many times over) is read whole', async () => {
+    const big: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) big[`f${String(i).padStart(2, '0')}.txt`] = `needle ${'x'.repeat(100)} ${i}\n`.repeat(400);
+    const w = tempWorkspace(big, 'editls-rghelper-big-');
+    workspaces.push(w);
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const args = ['--json', '--no-config', '-e', 'needle', '.'];
+    const want = direct(args, w.root, await ripgrepPath()).out;
+    expect(want.join('\n').length).toBeGreaterThan(4_000_000);
+    const got = await lines(args, w.root, args.length - 2);
+    expect(got.exit.code).toBe(0);
+    // The parallel walk's file order varies: the same lines, in any order of files.
+    expect([...got.out].sort()).toEqual([...want].sort());
+  });
+
+  it('a stopped run that had taken the ripgrep started ahead ends it; the helper keeps only the next one', async () => {
+    const { w, pid, args, spare: first } = await withSpare();
+    let seen = 0;
+    const stopped = await runRipgrep({ args, cwd: w.root, patternAt: args.length - 3, onLine: () => (++seen === 2 ? 'stop' : 'continue') });
+    expect(stopped.stopped).toBe(true);
+    expect(ripgrepHelperState()!.spareRuns).toBe(1);
+    expect(await waitFor(() => isGone(first!), 2000)).toBe(true);
+    expect(await waitFor(() => childrenOf(pid).length === 1 && childrenOf(pid)[0] !== first, 2000)).toBe(true);
+  });
+
+  it('the ripgrep started ahead goes when the helper is killed (its stdin closes)', async () => {
+    const { pid, spare } = await withSpare();
+    process.kill(pid, 'SIGKILL');
+    expect(await waitFor(() => ripgrepHelperState() === undefined, 2000)).toBe(true);
+    expect(await waitFor(() => isGone(spare!), 3000)).toBe(true);
+  });
+
   it('editls --stdio starts one helper, and the helper exits when editls is killed', async () => {
     const server = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
@@ -197,6 +309,29 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       expect(await waitFor(() => isGone(helperPid!), 2000)).toBe(true);
     } finally {
       server.kill('SIGKILL');
+    }
+  });
+
+  it('after a search, editls --stdio keeps one ripgrep started ahead; it goes with editls', async () => {
+    const w = corpus();
+    const client = await TestClient.start({ root: w.root });
+    try {
+      const first = await client.exec('editls.searchFiles', { path: '.', regex: 'needle \\d' });
+      expect(first.count).toBe(300);
+      const [helperPid] = childrenOf(client.proc.pid!);
+      expect(await waitFor(() => childrenOf(helperPid!).length === 1, 3000)).toBe(true);
+      const [spare] = childrenOf(helperPid!);
+      expect(commandLine(spare!)).toContain('-f');
+      // The next search takes it and answers as a first search would.
+      const second = await client.exec('editls.searchFiles', { path: '.', regex: 'needle 29\\d' });
+      expect(second.matches.map((m: { path: string }) => m.path)).toEqual(['many/f290.txt', 'many/f291.txt', 'many/f292.txt', 'many/f293.txt', 'many/f294.txt', 'many/f295.txt', 'many/f296.txt', 'many/f297.txt', 'many/f298.txt', 'many/f299.txt']);
+      expect(await waitFor(() => isGone(spare!), 2000)).toBe(true);
+      expect(await waitFor(() => childrenOf(helperPid!).length === 1, 3000)).toBe(true);
+      const [next] = childrenOf(helperPid!);
+      client.proc.kill('SIGKILL');
+      expect(await waitFor(() => isGone(helperPid!) && isGone(next!), 3000)).toBe(true);
+    } finally {
+      client.proc.kill('SIGKILL');
     }
   });
 });
