@@ -356,9 +356,21 @@ function dataPath(d: { text: string } | { bytes: string }): string {
 function checkFile(d: { raw: string | Buffer; file: FileHits; printed: Hit[] }, contextLines: number): 'ok' | NotRead {
   const context = fileContextAround(d.raw, d.printed, contextLines);
   if (typeof context === 'string') return context;
-  if (context.length > 0) d.file.lines = [...d.file.lines, ...context.map((c) => contextLine(c.line, c.bytes))].sort((a, b) => a.line - b.line);
+  if (context.length > 0) d.file.lines = mergeByLine(d.file.lines, context);
   d.printed = [];
   return 'ok';
+}
+
+/** ripgrep's lines and the context lines read around them (both in line order), in line order. */
+function mergeByLine(lines: readonly SearchLine[], context: readonly { line: number; bytes: Buffer }[]): SearchLine[] {
+  const out: SearchLine[] = [];
+  let i = 0;
+  for (const c of context) {
+    while (i < lines.length && lines[i]!.line < c.line) out.push(lines[i++]!);
+    out.push(contextLine(c.line, c.bytes));
+  }
+  while (i < lines.length) out.push(lines[i++]!);
+  return out;
 }
 
 /** Paths for ripgrep's command line, a run's worth at a time (each run's arguments under 64 KiB). */
@@ -383,7 +395,8 @@ function contextLine(line: number, bytes: Buffer): SearchLine {
 }
 
 function toSearchLine(d: RgLineData, match: boolean): SearchLine {
-  const offsets = d.submatches.flatMap((s) => [s.start, s.end]);
+  const offsets: number[] = [];
+  for (const s of d.submatches) offsets.push(s.start, s.end);
   let text: string;
   let utf16: number[];
   if ('text' in d.lines) {
@@ -395,10 +408,8 @@ function toSearchLine(d: RgLineData, match: boolean): SearchLine {
     utf16 = decoded.offsets;
   }
   const stripped = stripTerminator(text);
-  const submatches = d.submatches.map((_, i) => ({
-    start: Math.min(utf16[2 * i]!, stripped.length),
-    end: Math.min(utf16[2 * i + 1]!, stripped.length),
-  }));
+  const submatches: SearchLine['submatches'] = [];
+  for (let i = 0; i < d.submatches.length; i++) submatches.push({ start: Math.min(utf16[2 * i]!, stripped.length), end: Math.min(utf16[2 * i + 1]!, stripped.length) });
   return { line: d.line_number ?? 0, text: stripped, match, submatches };
 }
 

@@ -58,8 +58,12 @@ export function contextAround(read: ReadAt, size: number, hits: readonly Hit[], 
     const after = next === undefined ? Math.max(0, n) : Math.max(0, Math.min(n, next.line - hit.line - 1));
     const lines = linesAround(windows, base, hit, before, after);
     if (typeof lines === 'string') return lines;
-    out.push(...lines);
-    printed = hit.line + lines.filter((l) => l.line > hit.line).length;
+    let following = 0;
+    for (const l of lines) {
+      out.push(l);
+      if (l.line > hit.line) following++;
+    }
+    printed = hit.line + following;
   }
   return out;
 }

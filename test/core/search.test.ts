@@ -115,6 +115,29 @@ describe('line text', () => {
     expect(utf16OffsetsOfUtf8(line, [9, 0])).toEqual([4, 0]);
   });
 
+  it('ASCII lines and mixed ones, offsets unsorted and out of range: the same as an oracle built on Buffer', () => {
+    // The oracle: the longest code-point prefix whose UTF-8 length is at most the offset.
+    const oracle = (s: string, b: number) => {
+      let units = 0;
+      let bytes = 0;
+      for (const cp of s) {
+        const n = Buffer.byteLength(cp);
+        if (bytes + n > b) break;
+        bytes += n;
+        units += cp.length;
+      }
+      return units;
+    };
+    const lone = fc.constantFrom('\ud800', '\udfff', 'a\ud83d', '\ude00b');
+    const text = fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.array(fc.oneof(lone, fc.string({ unit: 'grapheme', maxLength: 4 }))).map((a) => a.join('')));
+    fc.assert(
+      fc.property(text, fc.array(fc.integer({ min: -3, max: 200 }), { maxLength: 8 }), (s, offsets) => {
+        expect(utf16OffsetsOfUtf8(s, offsets)).toEqual(offsets.map((b) => oracle(s, b)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('matches Buffer byte lengths on random text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat(40), (s, k) => {

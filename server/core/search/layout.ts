@@ -85,17 +85,19 @@ export function structuredMatches(files: readonly FileHits[], options: Pick<Layo
       if (!l.match) continue;
       const shown = truncateLine(l.text, options.maxLineLength).text;
       // A matching line always yields at least one entry (an empty range at its start if ripgrep named no span).
-      const spans = l.submatches.length > 0 ? l.submatches : [{ start: 0, end: 0 }];
-      const cols = columnsIn(l.text, spans.flatMap((m) => [m.start, m.end]), options.encoding);
-      spans.forEach((_, i) => {
+      const offsets: number[] = [];
+      for (const m of l.submatches) offsets.push(m.start, m.end);
+      if (offsets.length === 0) offsets.push(0, 0);
+      const cols = columnsIn(l.text, offsets, options.encoding);
+      for (let i = 0; i < cols.length; i += 2) {
         out.push({
           path: file.path,
           uri: file.uri,
           line: l.line,
-          range: { start: { line: l.line - 1, character: cols[2 * i]! }, end: { line: l.line - 1, character: cols[2 * i + 1]! } },
+          range: { start: { line: l.line - 1, character: cols[i]! }, end: { line: l.line - 1, character: cols[i + 1]! } },
           text: shown,
         });
-      });
+      }
     }
   }
   return out;

@@ -11,11 +11,15 @@ export function stripTerminator(line: string): string {
   return line;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * UTF-16 offsets in `text` of the given UTF-8 byte offsets (ascending or not), where `text` is the
  * UTF-8 decoding of the bytes. An offset inside a multi-byte character maps to that character's start.
  */
 export function utf16OffsetsOfUtf8(text: string, byteOffsets: readonly number[]): number[] {
+  // An ASCII line (most source lines): bytes and UTF-16 units are the same.
+  if (ASCII.test(text)) return byteOffsets.map((b) => Math.max(0, Math.min(b, text.length)));
   const order = byteOffsets.map((b, i) => [b, i] as const).sort((x, y) => x[0] - y[0]);
   const out = new Array<number>(byteOffsets.length);
   let bytes = 0;
