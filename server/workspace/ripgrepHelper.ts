@@ -36,12 +36,14 @@ export interface RipgrepChild extends EventEmitter {
  * (warnings, a bad regex; its first 64 KiB) is read here and sent with the exit report once that pipe
  * has closed and ripgrep has exited: the server has one descriptor a run to watch, not two. A run
  * started ahead (`stdin`: a ripgrep that reads its pattern with `-f -`) also hands its stdin over. It
- * kills its ripgreps and exits when the server goes (the IPC channel closes).
+ * kills its ripgreps and exits when the server goes (the IPC channel closes); a report due after that
+ * (a ripgrep started ahead ends as soon as the server's end of its stdin closes) is dropped: sent
+ * without a callback it would be an unhandled error printed on editls's stderr.
  */
 const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
 const kids = new Map();
-const send = (m, h) => { try { process.send(m, h); } catch {} };
+const send = (m, h) => { if (!process.connected) return; try { process.send(m, h, {}, () => {}); } catch {} };
 process.on('message', (m) => {
   if (typeof m.kill === 'number') { const c = kids.get(m.kill); if (c) c.kill('SIGKILL'); return; }
   let c;

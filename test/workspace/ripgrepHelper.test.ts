@@ -330,6 +330,9 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       const [next] = childrenOf(helperPid!);
       client.proc.kill('SIGKILL');
       expect(await waitFor(() => isGone(helperPid!) && isGone(next!), 3000)).toBe(true);
+      // The helper shares editls's stderr: it went without a word (no report sent to a closed channel).
+      await new Promise((r) => setTimeout(r, 200));
+      expect(client.stderr).toBe('');
     } finally {
       client.proc.kill('SIGKILL');
     }
