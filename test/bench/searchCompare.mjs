@@ -2,13 +2,14 @@
 // taking turns, every search right after a plain `rg --json -e Q .` run, with the CPU each server's
 // main thread and all its threads took per search (/proc, Linux), for before/after figures on a
 // machine whose speed drifts: `node test/bench/searchCompare.mjs <bundleA.js> <bundleB.js> [rounds]`.
+// After each answer it waits AFTER_ANSWER_MS (searchBench.mjs) before the next plain rg run.
 // A bundle is a `dist/editls.js` (e.g. built in a worktree of the base commit), copied under this
 // checkout's node_modules/ so that it finds @vscode/ripgrep; `NODE_FLAGS|bundle` runs it with flags.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildCorpus, rawRipgrep, startServer, stop } from './searchBench.mjs';
+import { AFTER_ANSWER_MS, buildCorpus, rawRipgrep, startServer, stop } from './searchBench.mjs';
 
 const [a, b, roundsArg] = process.argv.slice(2);
 if (!a || !b) throw new Error('usage: node test/bench/searchCompare.mjs <bundleA.js> <bundleB.js> [rounds]');
@@ -30,11 +31,21 @@ function cpuMs(pid, tid) {
 }
 
 const median = (v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)];
+/**
+ * The geometric mean of each search's time over the plain rg run just before it, with its standard
+ * error: each pair shares the machine's state of that moment, so this settles differences of 1–2%
+ * that a ratio of medians, swayed by the machine's drift between phases, does not.
+ */
+function paired(logs) {
+  const mean = logs.reduce((t, v) => t + v, 0) / logs.length;
+  const sd = Math.sqrt(logs.reduce((t, v) => t + (v - mean) ** 2, 0) / Math.max(1, logs.length - 1));
+  return `${Math.exp(mean).toFixed(3)}x ± ${((Math.exp(mean) * sd) / Math.sqrt(logs.length)).toFixed(3)}`;
+}
 const dir = mkdtempSync(path.join(os.tmpdir(), 'editls-search-compare-'));
 try {
   const { files } = buildCorpus(dir);
   console.log(`corpus: ${files} files; /${REGEX}/; ${rounds} rounds of ${PHASES.reduce((n, [, k]) => n + k, 0)} searches a build, the builds taking turns`);
-  const acc = builds.map(() => PHASES.map(() => ({ ours: [], raw: [], main: 0, all: 0, n: 0, lines: new Set() })));
+  const acc = builds.map(() => PHASES.map(() => ({ ours: [], raw: [], logRatios: [], main: 0, all: 0, n: 0, lines: new Set() })));
   for (let r = 0; r < rounds; r++) {
     const servers = [];
     for (const build of builds) {
@@ -54,10 +65,11 @@ try {
           const t0 = performance.now();
           const result = await conn.sendRequest('workspace/executeCommand', { command: 'editls.searchFiles', arguments: [{ path: '.', regex: REGEX }] });
           const ours = performance.now() - t0;
-          await new Promise((res) => setTimeout(res, 15)); // let the answer's last work (and its CPU) land in this search's count
+          await new Promise((res) => setTimeout(res, AFTER_ANSWER_MS)); // the answer's last work (the next search's ripgrep started ahead) lands in this search's count, not in the next plain rg run
           const a = acc[k][p];
           a.ours.push(ours);
           a.raw.push(raw);
+          a.logRatios.push(Math.log(ours / raw));
           a.lines.add(result.count);
           if (withCpu) {
             a.main += cpuMs(proc.pid, proc.pid) - main0;
@@ -69,13 +81,13 @@ try {
     }
     for (const server of servers) await stop(server);
   }
-  console.log('\n| phase | build | searchFiles | rg --json -e Q . | ratio | main-thread CPU / search | all threads / search | lines |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('\n| phase | build | searchFiles | rg --json -e Q . | ratio of medians | paired ratio ± s.e. | main-thread CPU / search | all threads / search | lines |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [p, [phase]] of PHASES.entries()) {
     for (const [k, build] of builds.entries()) {
       const x = acc[k][p];
       const cpu = (v) => (withCpu ? `${(v / x.n).toFixed(2)} ms` : '-');
-      console.log(`| ${phase} | ${build.label} | ${median(x.ours).toFixed(1)} ms | ${median(x.raw).toFixed(1)} ms | ${(median(x.ours) / median(x.raw)).toFixed(3)}x | ${cpu(x.main)} | ${cpu(x.all)} | ${[...x.lines].join(', ')} |`);
+      console.log(`| ${phase} | ${build.label} | ${median(x.ours).toFixed(1)} ms | ${median(x.raw).toFixed(1)} ms | ${(median(x.ours) / median(x.raw)).toFixed(3)}x | ${paired(x.logRatios)} | ${cpu(x.main)} | ${cpu(x.all)} | ${[...x.lines].join(', ')} |`);
     }
   }
 } finally {
