@@ -42,17 +42,26 @@ export interface RipgrepChild extends EventEmitter {
  */
 const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
+const { statSync } = require('node:fs');
+const folderId = (p) => { try { const s = statSync(p); return s.isDirectory() ? s.dev + ':' + s.ino : undefined; } catch { return undefined; } };
 const kids = new Map();
 const send = (m, h) => { if (!process.connected) return; try { process.send(m, h, {}, () => {}); } catch {} };
 process.on('message', (m) => {
   if (typeof m.kill === 'number') { const c = kids.get(m.kill); if (c) c.kill('SIGKILL'); return; }
   let c;
+  const before = m.stdin && folderId(m.cwd);
   try { c = spawn(m.file, m.args, { cwd: m.cwd, stdio: [m.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }); }
   catch (e) { send({ id: m.id, kind: 'error', message: String(e && e.message) }); return; }
   c.on('error', (e) => { kids.delete(m.id); send({ id: m.id, kind: 'error', message: e.message }); });
   if (c.pid === undefined) return;
   kids.set(m.id, c);
-  if (m.stdin) { c.stdin.on('error', () => {}); send({ id: m.id, kind: 'stdin' }, c.stdin); }
+  if (m.stdin) {
+    // The folder ripgrep really works in: its /proc entry, else the path's before and after the spawn when they agree.
+    const after = folderId(m.cwd);
+    const cwd = folderId('/proc/' + c.pid + '/cwd') ?? (before === after ? after : undefined);
+    c.stdin.on('error', () => {});
+    send({ id: m.id, kind: 'stdin', cwd }, c.stdin);
+  }
   c.stdout._handle.readStop();
   send({ id: m.id, kind: 'stdout' }, c.stdout);
   let stderr = '';
@@ -71,7 +80,8 @@ process.on('disconnect', () => { for (const c of kids.values()) c.kill('SIGKILL'
 const HANDOVER_MS = 5000;
 
 type HelperMessage =
-  | { id: number; kind: 'stdout' | 'stdin' }
+  | { id: number; kind: 'stdout' }
+  | { id: number; kind: 'stdin'; cwd?: unknown }
   | { id: number; kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; stderr?: unknown }
   | { id: number; kind: 'error'; message: string };
 
@@ -179,9 +189,12 @@ class HelperRun extends EventEmitter implements RipgrepChild {
   /** A run started ahead: ripgrep's stdin, where its pattern goes (`-f -`). */
   private input: Socket | undefined;
 
-  /** Started ahead, both pipes here, and ripgrep still waiting for its pattern. */
+  /** A run started ahead: the device and inode of the folder ripgrep works in (as the helper read it after the spawn). */
+  workingFolder: string | undefined;
+
+  /** Started ahead, both pipes here, its working folder known, and ripgrep still waiting for its pattern. */
   get ready(): boolean {
-    return !this.finished && this.handedOver && this.input !== undefined && !this.input.destroyed && !this.exited;
+    return !this.finished && this.handedOver && this.workingFolder !== undefined && this.input !== undefined && !this.input.destroyed && !this.exited;
   }
 
   /** Gives a run started ahead its pattern: ripgrep starts searching once its stdin ends. */
@@ -196,6 +209,7 @@ class HelperRun extends EventEmitter implements RipgrepChild {
       this.handedOver = true;
       this.lastStep = Date.now();
     } else if (m.kind === 'stdin') {
+      this.workingFolder = typeof m.cwd === 'string' ? m.cwd : undefined;
       this.input = handle as Socket;
       this.input.on('error', () => undefined); // EPIPE once ripgrep is gone: it then exits on its own
     } else if (m.kind === 'exit') {
@@ -253,8 +267,6 @@ class HelperRun extends EventEmitter implements RipgrepChild {
 interface Spare {
   run: HelperRun;
   key: string;
-  /** The working folder's identity when the spare was asked for: one that changed since is not used. */
-  folder: string;
 }
 
 class RipgrepHelper {
@@ -294,7 +306,8 @@ class RipgrepHelper {
   spawn(file: string, args: readonly string[], cwd: string | undefined, patternAt?: number): HelperRun {
     const ahead = patternAt === undefined ? undefined : spareKey(file, args, cwd, patternAt);
     const spare = this.spare;
-    if (spare && ahead && spare.key === ahead.key && spare.run.ready && folderIdentity(cwd) === spare.folder) {
+    // The folder at that path now must be the one the waiting ripgrep works in (a folder swapped since is not searched).
+    if (spare && ahead && spare.key === ahead.key && spare.run.ready && folderIdentity(cwd) === spare.run.workingFolder) {
       this.spare = undefined;
       this.started_++;
       this.spareRuns++;
@@ -325,11 +338,9 @@ class RipgrepHelper {
       setTimeout(() => {
         if (this.broken || this.spare?.key === ahead.key) return;
         this.discardSpare();
-        const folder = folderIdentity(cwd);
-        if (folder === undefined) return;
         const spare = this.newRun();
         spare.on('error', () => undefined); // a spare that fails is not used; the next search spawns its own
-        this.spare = { run: spare, key: ahead.key, folder };
+        this.spare = { run: spare, key: ahead.key };
         this.send({ id: spare.id, file, args: ahead.args, cwd, stdin: true });
       }, 0).unref(),
     );

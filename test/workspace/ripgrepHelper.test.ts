@@ -7,7 +7,7 @@
 // of a real `editls --stdio` going, with its ripgreps, when editls is killed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ripgrepPath, runRipgrep, RipgrepUnavailable } from '../../server/workspace/ripgrep.js';
 import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
@@ -264,6 +264,39 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     const got = (await lines(args, dir, args.length - 3)).out.join('\n');
     expect(got).toContain('new folder');
     expect(got).not.toContain('old folder');
+    expect(ripgrepHelperState()!.spareRuns).toBe(spares);
+  });
+
+  it('a ripgrep started ahead in a folder swapped in just before its spawn is not used once the first folder is back', async () => {
+    const w = corpus();
+    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    const { pid } = ripgrepHelperState()!;
+    const dir = w.file('scope');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'inside.txt'), 'needle inside\n');
+    const elsewhere = w.file('elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(path.join(elsewhere, 'outside.txt'), 'needle outside\n');
+    const args = patternArgs('needle');
+    expect((await lines(args, dir, args.length - 3)).out.join('\n')).toContain('inside');
+    // The helper is held while the server asks for the next ripgrep; the folder is swapped for a
+    // link before the helper spawns it, so that ripgrep starts in the other folder.
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await new Promise((r) => setTimeout(r, 50)); // the server has asked for the spare by now
+      renameSync(dir, w.file('scope.bak'));
+      symlinkSync(elsewhere, dir, 'dir');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect(await waitFor(() => childrenOf(pid).length === 1, 2000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100)); // its hand-over read
+    unlinkSync(dir);
+    renameSync(w.file('scope.bak'), dir);
+    const spares = ripgrepHelperState()!.spareRuns;
+    const got = (await lines(args, dir, args.length - 3)).out.join('\n');
+    expect(got).toContain('inside');
+    expect(got).not.toContain('outside');
     expect(ripgrepHelperState()!.spareRuns).toBe(spares);
   });
 
