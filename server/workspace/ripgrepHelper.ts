@@ -36,9 +36,11 @@ export interface RipgrepChild extends EventEmitter {
  * (warnings, a bad regex; its first 64 KiB) is read here and sent with the exit report once that pipe
  * has closed and ripgrep has exited: the server has one descriptor a run to watch, not two. A run
  * started ahead (`stdin`: a ripgrep that reads its pattern with `-f -`) also hands its stdin over. It
- * kills its ripgreps and exits when the server goes (the IPC channel closes); a report due after that
- * (a ripgrep started ahead ends as soon as the server's end of its stdin closes) is dropped: sent
- * without a callback it would be an unhandled error printed on editls's stderr.
+ * kills its ripgreps and exits when the server goes: when the IPC channel closes (Node emits no
+ * 'disconnect' when it closes while a sent descriptor awaits its acknowledgement, so the channel is
+ * also looked at twice a second). A report due after that (a ripgrep started ahead ends as soon as the
+ * server's end of its stdin closes) is dropped: sent without a callback it would be an unhandled error
+ * printed on editls's stderr.
  */
 const HELPER_SOURCE = `
 const { spawn } = require('node:child_process');
@@ -73,7 +75,9 @@ process.on('message', (m) => {
   c.stderr.on('close', () => { stderrClosed = true; report(); });
   c.on('exit', (code, signal) => { exit = [code, signal]; report(); });
 });
-process.on('disconnect', () => { for (const c of kids.values()) c.kill('SIGKILL'); process.exit(0); });
+const quit = () => { for (const c of kids.values()) c.kill('SIGKILL'); process.exit(0); };
+process.on('disconnect', quit);
+setInterval(() => { if (!process.channel) quit(); }, 500).unref();
 `;
 
 /** How long the helper may keep a run waiting on it (for ripgrep's stdout, or for its exit once the output has ended) before it is given up. */

@@ -7,7 +7,7 @@
 // of a real `editls --stdio` going, with its ripgreps, when editls is killed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ripgrepPath, runRipgrep, RipgrepUnavailable } from '../../server/workspace/ripgrep.js';
 import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
@@ -48,6 +48,14 @@ async function lines(args: string[], cwd: string, patternAt?: number) {
   const out: string[] = [];
   const exit = await runRipgrep({ args, cwd, onLine: (l) => (out.push(timeless(l)), 'continue'), ...(patternAt !== undefined ? { patternAt } : {}) });
   return { out, exit };
+}
+
+function readlinkOr(p: string): string {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return '';
+  }
 }
 
 /** A helper, one run through it, and the ripgrep it then started ahead (its only child). */
@@ -344,6 +352,36 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       server.kill('SIGKILL');
     }
   });
+
+  it('a helper whose editls dies while it hands a ripgrep started ahead over still exits, with that ripgrep', async () => {
+    const w = corpus();
+    for (let trial = 0; trial < 3; trial++) {
+      const client = await TestClient.start({ root: w.root });
+      try {
+        await client.exec('editls.searchFiles', { path: '.', regex: 'needle 1' });
+        const [helperPid] = childrenOf(client.proc.pid!);
+        expect(await waitFor(() => childrenOf(helperPid!).length === 1, 3000)).toBe(true);
+        // The next search's answer, then editls gone while the helper (held) has the request for the
+        // next ripgrep ahead unread: it starts that ripgrep and hands it over to a closed channel.
+        process.kill(helperPid!, 'SIGSTOP');
+        const search = client.exec('editls.searchFiles', { path: '.', regex: 'needle 2' });
+        await new Promise((r) => setTimeout(r, 100));
+        process.kill(helperPid!, 'SIGCONT');
+        await search;
+        process.kill(helperPid!, 'SIGSTOP');
+        await new Promise((r) => setTimeout(r, 100)); // editls has asked for the next one by now
+        client.proc.kill('SIGKILL');
+        await new Promise((r) => setTimeout(r, 100));
+        process.kill(helperPid!, 'SIGCONT');
+        expect(await waitFor(() => isGone(helperPid!), 3000)).toBe(true);
+        // No ripgrep is left waiting for a pattern that will never come.
+        const orphans = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && commandLine(Number(p)).join(' ').includes(`-f - -- .`) && readlinkOr(`/proc/${p}/cwd`) === w.root);
+        expect(await waitFor(() => orphans.every((p) => isGone(Number(p))), 3000)).toBe(true);
+      } finally {
+        client.proc.kill('SIGKILL');
+      }
+    }
+  }, 30_000);
 
   it('after a search, editls --stdio keeps one ripgrep started ahead; it goes with editls', async () => {
     const w = corpus();
