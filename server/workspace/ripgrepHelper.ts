@@ -264,9 +264,9 @@ class HelperRun extends EventEmitter implements RipgrepChild {
 
 /**
  * A ripgrep started ahead for the next search: the arguments of the last search with `-f -` in place
- * of `-e PATTERN`, waiting on its stdin for the pattern. The spawn (about 1.5 ms through the helper,
- * a hand-over and a wake-up of each process) is then done while the agent or the user reads the
- * last answer, not while the next one waits; see docs/performance.md.
+ * of `-e PATTERN`, waiting on its stdin for the pattern. The spawn (2–3.5 ms through the helper on
+ * the bench machine: a wake-up of each process, the fork and exec, the hand-over) is then done while
+ * the agent or the user reads the last answer, not while the next one waits; see docs/performance.md.
  */
 interface Spare {
   run: HelperRun;
@@ -309,23 +309,19 @@ class RipgrepHelper {
    */
   spawn(file: string, args: readonly string[], cwd: string | undefined, patternAt?: number): HelperRun {
     const ahead = patternAt === undefined ? undefined : spareKey(file, args, cwd, patternAt);
-    const spare = this.spare;
     // The folder at that path now must be the one the waiting ripgrep works in (a folder swapped since is not searched).
-    if (spare && ahead && spare.key === ahead.key && spare.run.ready && folderIdentity(cwd) === spare.run.workingFolder) {
-      this.spare = undefined;
-      this.started_++;
-      this.spareRuns++;
-      this.child.channel?.ref();
-      this.watch(spare.run);
-      spare.run.start(args[patternAt!]!);
-      this.afterward(spare.run, file, ahead, cwd);
-      return spare.run;
-    }
-    const run = this.newRun();
+    const spare = this.spare && ahead && this.spare.key === ahead.key && this.spare.run.ready && folderIdentity(cwd) === this.spare.run.workingFolder ? this.spare.run : undefined;
+    if (spare) this.spare = undefined;
+    const run = spare ?? this.newRun();
     this.started_++;
     this.child.channel?.ref();
     this.watch(run);
-    this.send({ id: run.id, file, args: [...args], cwd });
+    if (spare) {
+      this.spareRuns++;
+      spare.start(args[patternAt!]!);
+    } else {
+      this.send({ id: run.id, file, args: [...args], cwd });
+    }
     if (ahead) this.afterward(run, file, ahead, cwd);
     return run;
   }

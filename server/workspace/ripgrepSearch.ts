@@ -366,7 +366,7 @@ function mergeByLine(lines: readonly SearchLine[], context: readonly { line: num
   const out: SearchLine[] = [];
   let i = 0;
   for (const c of context) {
-    while (i < lines.length && lines[i]!.line < c.line) out.push(lines[i++]!);
+    while (i < lines.length && lines[i]!.line <= c.line) out.push(lines[i++]!);
     out.push(contextLine(c.line, c.bytes));
   }
   while (i < lines.length) out.push(lines[i++]!);
