@@ -58,7 +58,7 @@ export async function listReplaceCandidates(deps: CandidateDeps, req: CandidateR
     keyed.sort((a, b) => comparePaths(a.rel, b.rel));
     return { ok: true, files: keyed.map((k) => k.abs), notes };
   } catch (error) {
-    if (error instanceof RipgrepUnavailable) return fail('io_error', `${error.message}; reinstall editls so that @vscode/ripgrep ships its binary`);
+    if (error instanceof RipgrepUnavailable) return fail('io_error', error.message);
     throw error;
   }
 }

@@ -78,7 +78,20 @@ export function nameTypeFlags(type: string, names: readonly string[]): string[] 
 
 let rgPathPromise: Promise<string> | undefined;
 
+/** ripgrep could not be run; the message says why and what to do. */
 export class RipgrepUnavailable extends Error {}
+
+/** Why `rg` could not be spawned, with the advice that fits: a missing or unusable binary, or a system out of processes, descriptors or memory. */
+export function spawnFailure(rg: string, error: Error): RipgrepUnavailable {
+  const code = (error as NodeJS.ErrnoException).code;
+  const advice =
+    code === 'ENOENT' || code === 'EACCES' || code === 'ENOEXEC'
+      ? 'reinstall editls so that @vscode/ripgrep ships its binary'
+      : code === 'EAGAIN' || code === 'EMFILE' || code === 'ENFILE' || code === 'ENOMEM'
+        ? 'the system is out of processes, file descriptors or memory; search again once it has some to spare'
+        : 'search again';
+  return new RipgrepUnavailable(`cannot run ripgrep (${rg}): ${error.message}; ${advice}`);
+}
 
 /**
  * The ripgrep binary. @vscode/ripgrep throws on import when its platform package is missing: that
@@ -89,7 +102,7 @@ export function ripgrepPath(): Promise<string> {
     (m) => m.rgPath,
     (error: unknown) => {
       rgPathPromise = undefined;
-      throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}`);
+      throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}; reinstall editls so that @vscode/ripgrep ships its binary`);
     },
   );
   return rgPathPromise;
@@ -198,7 +211,7 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
       if (settled) return;
       settled = true;
       release();
-      reject(new RipgrepUnavailable(`cannot run ripgrep (${rg}): ${error.message}`));
+      reject(spawnFailure(rg, error));
     });
     child.on('close', (code) => {
       if (settled) return;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { killer, ripgrepPath, RipgrepUnavailable, type Flow, type RipgrepExit } from './ripgrep.js';
+import { killer, ripgrepPath, spawnFailure, type Flow, type RipgrepExit } from './ripgrep.js';
 
 export interface FileRun {
   args: readonly string[];
@@ -91,7 +91,7 @@ export async function runRipgrepThroughFile(run: FileRun): Promise<RipgrepExit |
     child.stderr?.on('data', (chunk: string) => {
       if (stderr.length < 65536) stderr += chunk;
     });
-    child.on('error', (error) => settle(() => reject(new RipgrepUnavailable(`cannot run ripgrep (${rg}): ${error.message}`))));
+    child.on('error', (error) => settle(() => reject(spawnFailure(rg, error))));
     child.on('close', (exitCode) => {
       exited = true;
       code = exitCode;

@@ -3,7 +3,7 @@
 // about 400 faults and 9 ms of CPU a small search on two cores, taken from ripgrep's own threads.
 // The helper, started once while the server is small, forks ripgrep and hands its stdout over as a
 // descriptor; ripgrep's stderr comes back with its exit report. Without a helper (not started, gone,
-// or silent past a deadline) ripgrep is spawned directly.
+// or silent past a deadline) ripgrep is spawned directly, also for the runs that were waiting on it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { statSync } from 'node:fs';
@@ -80,7 +80,11 @@ process.on('disconnect', quit);
 setInterval(() => { if (!process.channel) quit(); }, 500).unref();
 `;
 
-/** How long the helper may keep a run waiting on it (for ripgrep's stdout, or for its exit once the output has ended) before it is given up. */
+/**
+ * How long the helper may stay silent while a run waits on it (for ripgrep's stdout, or for its exit
+ * once the output has ended) before it is given up. Silent means no message at all: a helper working
+ * through a queue of spawns on a busy machine answers other runs meanwhile and is not given up.
+ */
 const HANDOVER_MS = 5000;
 
 type HelperMessage =
@@ -88,6 +92,13 @@ type HelperMessage =
   | { id: number; kind: 'stdin'; cwd?: unknown }
   | { id: number; kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; stderr?: unknown }
   | { id: number; kind: 'error'; message: string };
+
+/** What a run searches with: for a run that took a ripgrep started ahead, its own arguments (`-e PATTERN`). */
+interface Request {
+  file: string;
+  args: readonly string[];
+  cwd: string | undefined;
+}
 
 /**
  * ripgrep's stdout, read from the socket the helper hands over: the encoding and the listeners given
@@ -114,6 +125,7 @@ class HandedOverPipe implements RipgrepOutput {
     return this;
   }
 
+  /** The pipe's reading end: a socket the helper handed over, or the stdout of a ripgrep spawned here. */
   attach(socket: Socket): void {
     this.socket = socket;
     if (this.encoding) socket.setEncoding(this.encoding);
@@ -129,7 +141,7 @@ class HandedOverPipe implements RipgrepOutput {
   }
 }
 
-/** ripgrep's stderr as the helper reports it with the exit: one chunk, then nothing. */
+/** ripgrep's stderr as the helper reports it with the exit (one chunk), or as a ripgrep spawned here writes it. */
 class ReportedStderr implements RipgrepOutput {
   private readonly listeners: DataListener[] = [];
 
@@ -148,21 +160,31 @@ class ReportedStderr implements RipgrepOutput {
   }
 }
 
-/** A ripgrep run through the helper: ChildProcess's events ('error', 'exit', 'close') and streams. */
+/**
+ * A ripgrep run through the helper: ChildProcess's events ('error', 'exit', 'close') and streams.
+ * When the helper is given up before this run's stdout came over, the run spawns its ripgrep here
+ * (`spawnHere`) and goes on as if nothing had happened: a busy machine slows a search, never fails it.
+ */
 class HelperRun extends EventEmitter implements RipgrepChild {
   readonly stdout: HandedOverPipe;
   readonly stderr = new ReportedStderr();
   readonly stdin = null;
   exitCode: number | null = null;
   signalCode: NodeJS.Signals | null = null;
-  /** ripgrep's stdout was handed over. */
+  /** ripgrep's stdout is here (handed over, or from a ripgrep spawned here). */
   handedOver = false;
   private ended = false; // stdout closed
   private finished = false;
+  /** The consumer asked for ripgrep's end. */
+  private killed = false;
+  /** The ripgrep spawned here once the helper was given up. */
+  private here: ChildProcess | undefined;
 
   constructor(
-    readonly id: number,
+    /** The helper's name for this run; a new one when the run is sent to the helper again (`respawn`). */
+    public id: number,
     private readonly helper: RipgrepHelper,
+    public request: Request,
   ) {
     super();
     this.stdout = new HandedOverPipe(() => {
@@ -178,7 +200,7 @@ class HelperRun extends EventEmitter implements RipgrepChild {
 
   /** Waiting on the helper, not on ripgrep: for its stdout, or for the exit of a ripgrep whose output has ended. */
   get waitsOnHelper(): boolean {
-    return !this.finished && (!this.handedOver || (this.ended && !this.exited));
+    return !this.finished && this.here === undefined && (!this.handedOver || (this.ended && !this.exited));
   }
 
   /** When the run last moved on (started, the pipe handed over, the stream ended, the exit reported). */
@@ -186,7 +208,9 @@ class HelperRun extends EventEmitter implements RipgrepChild {
 
   kill(): boolean {
     if (this.finished || this.exited) return false;
-    this.helper.send({ kill: this.id });
+    this.killed = true;
+    if (this.here) this.here.kill('SIGKILL');
+    else this.helper.send({ kill: this.id });
     return true;
   }
 
@@ -196,14 +220,35 @@ class HelperRun extends EventEmitter implements RipgrepChild {
   /** A run started ahead: the device and inode of the folder ripgrep works in (as the helper read it after the spawn). */
   workingFolder: string | undefined;
 
-  /** Started ahead, both pipes here, its working folder known, and ripgrep still waiting for its pattern. */
-  get ready(): boolean {
-    return !this.finished && this.handedOver && this.workingFolder !== undefined && this.input !== undefined && !this.input.destroyed && !this.exited;
+  /** A run started ahead that a search took before its stdin came over: the pattern, and the folder ripgrep must work in. */
+  private waitingPattern: { pattern: string; folder: string | undefined } | undefined;
+
+  /** A run started ahead that a search can still take: not ended, and ripgrep (as far as known) waiting for its pattern. */
+  get takable(): boolean {
+    return !this.finished && !this.exited && (this.input === undefined || !this.input.destroyed);
+  }
+
+  /** Whether the helper has handed over this ripgrep's stdin (and so read the folder it works in). */
+  get inputHere(): boolean {
+    return this.input !== undefined;
+  }
+
+  /**
+   * A search takes this run started ahead: `request` is the search's own (for a fall-back), `folder`
+   * the identity the search's folder has now. The pattern goes to ripgrep now when its stdin is here,
+   * else as soon as it comes; ripgrep working in another folder than `folder` is not used then.
+   */
+  take(pattern: string, request: Request, folder: string | undefined): void {
+    this.request = request;
+    this.lastStep = Date.now();
+    if (this.input) this.start(pattern);
+    else this.waitingPattern = { pattern, folder };
   }
 
   /** Gives a run started ahead its pattern: ripgrep starts searching once its stdin ends. */
-  start(pattern: string): void {
+  private start(pattern: string): void {
     this.lastStep = Date.now();
+    this.helper.spareRuns++;
     this.input!.end(`${pattern}\n`);
   }
 
@@ -216,6 +261,11 @@ class HelperRun extends EventEmitter implements RipgrepChild {
       this.workingFolder = typeof m.cwd === 'string' ? m.cwd : undefined;
       this.input = handle as Socket;
       this.input.on('error', () => undefined); // EPIPE once ripgrep is gone: it then exits on its own
+      const waiting = this.waitingPattern;
+      this.waitingPattern = undefined;
+      if (!waiting) return;
+      if (this.workingFolder !== undefined && this.workingFolder === waiting.folder) this.start(waiting.pattern);
+      else this.helper.respawn(this); // ripgrep works in another folder (or one the helper could not read)
     } else if (m.kind === 'exit') {
       this.stderr.deliver(typeof m.stderr === 'string' ? m.stderr : '');
       this.exitCode = m.code;
@@ -224,18 +274,65 @@ class HelperRun extends EventEmitter implements RipgrepChild {
       this.emit('exit', m.code, m.signal);
       this.settle();
     } else if (m.kind === 'error') {
-      this.fail(m.message);
+      if (this.waitingPattern) this.helper.respawn(this); // a spare that failed: the search asks for its own ripgrep
+      else this.fail(m.message);
     }
   }
 
-  /** The helper is gone or silent: an error unless ripgrep's output already came over (it then ends on its own). */
-  lost(why: string): void {
-    if (!this.handedOver) this.fail(why);
-    else if (!this.exited) {
-      // ripgrep was killed with the helper: its stream ends, and the run ends as killed.
+  /** Before the helper is asked for this run once more under a new id: what came of the old one is dropped. */
+  reset(id: number): void {
+    this.id = id;
+    this.input?.destroy();
+    this.input = undefined;
+    this.workingFolder = undefined;
+    this.waitingPattern = undefined;
+    this.lastStep = Date.now();
+  }
+
+  /**
+   * The helper was given up (`gone`: it is gone, or is ended now). A run whose stdout had not come over
+   * spawns its ripgrep here (the helper is told to end the one it may still start). A run whose
+   * output came over goes on while the helper is there to report its exit; once the helper is gone it
+   * ends when that output does, as killed (the helper kills its ripgreps as it exits).
+   */
+  lost(gone: boolean): void {
+    if (this.finished || this.here) return;
+    if (!this.handedOver) {
+      this.helper.send({ kill: this.id });
+      if (this.killed) this.end('SIGKILL');
+      else this.spawnHere();
+    } else if (gone && !this.exited) {
       this.signalCode = 'SIGKILL';
       this.settle();
     }
+  }
+
+  /** ripgrep spawned by the server itself, its streams and events taken over by this run. */
+  private spawnHere(): void {
+    this.input?.destroy();
+    this.input = undefined;
+    const { file, args, cwd } = this.request;
+    let child: ChildProcess;
+    try {
+      child = spawn(file, [...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    } catch (error) {
+      this.fail(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    this.here = child;
+    child.on('error', (error) => this.fail(error.message));
+    if (child.pid === undefined) return; // the 'error' follows
+    this.stdout.attach(child.stdout as Socket);
+    this.handedOver = true;
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => this.stderr.deliver(text));
+    // 'close' comes once ripgrep has exited and its stdout and stderr have ended.
+    child.on('close', (code, signal) => {
+      this.exitCode = code;
+      this.signalCode = signal;
+      this.emit('exit', code, signal);
+      this.settle();
+    });
   }
 
   /** A spare that will not be used: its pipes are closed here (the helper is asked to kill ripgrep). */
@@ -243,6 +340,14 @@ class HelperRun extends EventEmitter implements RipgrepChild {
     this.finished = true;
     this.input?.destroy();
     this.stdout.destroy();
+  }
+
+  /** Ends a run that never had output, as ended by `signal`. */
+  private end(signal: NodeJS.Signals): void {
+    this.signalCode = signal;
+    this.emit('exit', null, signal);
+    this.ended = true;
+    this.settle();
   }
 
   private fail(message: string): void {
@@ -267,6 +372,8 @@ class HelperRun extends EventEmitter implements RipgrepChild {
  * of `-e PATTERN`, waiting on its stdin for the pattern. The spawn (2–3.5 ms through the helper on
  * the bench machine: a wake-up of each process, the fork and exec, the hand-over) is then done while
  * the agent or the user reads the last answer, not while the next one waits; see docs/performance.md.
+ * The next search like it takes it even before the helper has handed it over: the helper answers in
+ * order, so a ripgrep asked for after it would come later.
  */
 interface Spare {
   run: HelperRun;
@@ -278,13 +385,18 @@ class RipgrepHelper {
   private nextId = 1;
   private started_ = 0;
   private spare: Spare | undefined;
+  /** No run goes to the helper any more (it is gone, or was silent past the deadline). */
+  broken = false;
+  /** The helper is gone, or its channel closed by the server: it is sent nothing more. */
+  private ended = false;
+  /** When the helper last sent anything. */
+  private lastHeard = Date.now();
   /** Runs started through the helper so far, started ahead or not (tests check that the helper was used). */
   get started(): number {
     return this.started_;
   }
-  /** Runs that took a ripgrep started ahead (tests). */
+  /** Runs whose pattern went to a ripgrep started ahead (tests). */
   spareRuns = 0;
-  broken = false;
 
   get pid(): number {
     return this.child.pid ?? -1;
@@ -292,11 +404,12 @@ class RipgrepHelper {
 
   constructor(private readonly child: ChildProcess) {
     child.on('message', (m: HelperMessage, handle: unknown) => {
+      this.lastHeard = Date.now();
       const run = this.runs.get(m.id);
       if (run) run.receive(m, handle);
       else if (handle && typeof (handle as Socket).destroy === 'function') (handle as Socket).destroy(); // a discarded spare's pipe
     });
-    const gone = () => this.giveUp('ripgrep\'s helper process exited; search again');
+    const gone = () => this.end();
     child.on('exit', gone);
     child.on('error', gone);
     child.on('disconnect', gone);
@@ -308,28 +421,44 @@ class RipgrepHelper {
    * ripgrep started ahead with the same other arguments takes the pattern on its stdin instead.
    */
   spawn(file: string, args: readonly string[], cwd: string | undefined, patternAt?: number): HelperRun {
+    const request = { file, args, cwd };
     const ahead = patternAt === undefined ? undefined : spareKey(file, args, cwd, patternAt);
-    // The folder at that path now must be the one the waiting ripgrep works in (a folder swapped since is not searched).
-    const spare = this.spare && ahead && this.spare.key === ahead.key && this.spare.run.ready && folderIdentity(cwd) === this.spare.run.workingFolder ? this.spare.run : undefined;
-    if (spare) this.spare = undefined;
-    const run = spare ?? this.newRun();
+    let taken: HelperRun | undefined;
+    let folder: string | undefined;
+    const spare = ahead && this.spare?.key === ahead.key ? this.spare.run : undefined;
+    if (spare) {
+      // The folder at that path now must be the one the waiting ripgrep works in (a folder swapped since is not searched).
+      folder = folderIdentity(cwd);
+      if (spare.takable && (!spare.inputHere || (spare.workingFolder !== undefined && spare.workingFolder === folder))) {
+        taken = spare;
+        this.spare = undefined;
+      } else this.discardSpare();
+    }
+    const run = taken ?? this.newRun(request);
     this.started_++;
     this.child.channel?.ref();
     this.watch(run);
-    if (spare) {
-      this.spareRuns++;
-      spare.start(args[patternAt!]!);
-    } else {
-      this.send({ id: run.id, file, args: [...args], cwd });
-    }
+    if (taken) taken.take(args[patternAt!]!, request, folder);
+    else this.send({ id: run.id, file, args: [...args], cwd });
     if (ahead) this.afterward(run, file, ahead, cwd);
     return run;
   }
 
-  private newRun(): HelperRun {
-    const run = new HelperRun(this.nextId++, this);
+  private newRun(request: Request): HelperRun {
+    const run = new HelperRun(this.nextId++, this, request);
     this.runs.set(run.id, run);
     return run;
+  }
+
+  /** A run that took a ripgrep started ahead which cannot serve it: the helper is asked for a ripgrep of its own. */
+  respawn(run: HelperRun): void {
+    this.runs.delete(run.id);
+    this.send({ kill: run.id });
+    run.reset(this.nextId++);
+    this.runs.set(run.id, run);
+    const { file, args, cwd } = run.request;
+    if (this.broken) run.lost(this.ended);
+    else this.send({ id: run.id, file, args: [...args], cwd });
   }
 
   /** Once `run` has ended, a ripgrep is started ahead for the next search like it (after this turn of the event loop: the answer goes first). */
@@ -338,7 +467,7 @@ class RipgrepHelper {
       setTimeout(() => {
         if (this.broken || this.spare?.key === ahead.key) return;
         this.discardSpare();
-        const spare = this.newRun();
+        const spare = this.newRun({ file, args: ahead.args, cwd });
         spare.on('error', () => undefined); // a spare that fails is not used; the next search spawns its own
         this.spare = { run: spare, key: ahead.key };
         this.send({ id: spare.id, file, args: ahead.args, cwd, stdin: true });
@@ -357,19 +486,24 @@ class RipgrepHelper {
 
   /**
    * While the run waits on the helper (for ripgrep's stdout, or for the exit once ripgrep's output has
-   * ended), the helper must move it on within the deadline of its last step; while ripgrep runs,
-   * nothing is asked of it. Checked after the event loop's next poll (setImmediate): after a long
-   * block of this loop, the helper's answer may be waiting to be read when the timer fires.
+   * ended), the helper must say something, about this run or another, within the deadline; while
+   * ripgrep runs, nothing is asked of it. Past it, the helper is given up: runs waiting for their
+   * stdout spawn ripgrep here, and a run still waiting on it after that (for an exit) ends it.
+   * Checked after the event loop's next poll (setImmediate): after a long block of this loop, the
+   * helper's answer may be waiting to be read when the timer fires.
    */
   private watch(run: HelperRun): void {
     let deadline: ReturnType<typeof setTimeout>;
     const arm = (ms: number) => {
       deadline = setTimeout(() => {
         setImmediate(() => {
-          if (!this.runs.has(run.id)) return;
-          const left = HANDOVER_MS - (Date.now() - run.lastStep);
-          if (run.waitsOnHelper && left <= 0) this.giveUp(`ripgrep's helper process did not answer within ${HANDOVER_MS / 1000} s; search again`);
-          else arm(run.waitsOnHelper ? left : HANDOVER_MS);
+          if (!this.runs.has(run.id) || this.ended) return;
+          const left = HANDOVER_MS - (Date.now() - Math.max(run.lastStep, this.lastHeard));
+          if (run.waitsOnHelper && left <= 0) {
+            if (!this.broken) this.giveUp();
+            if (run.waitsOnHelper) this.end();
+          }
+          if (!this.ended) arm(run.waitsOnHelper ? Math.max(left, 1) : HANDOVER_MS);
         });
       }, ms);
       deadline.unref();
@@ -380,25 +514,43 @@ class RipgrepHelper {
   }
 
   send(message: object): void {
-    if (this.broken) return;
+    if (this.ended) return;
     try {
       this.child.send(message);
     } catch {
-      this.giveUp('ripgrep\'s helper process cannot be reached; search again');
+      this.end();
     }
   }
 
   forget(id: number): void {
     this.runs.delete(id);
     if (this.spare?.run.id === id) this.spare = undefined;
-    if (this.runs.size === (this.spare ? 1 : 0)) this.idle();
+    if (this.runs.size === (this.spare ? 1 : 0)) {
+      if (this.broken && !this.ended) this.end();
+      else this.idle();
+    }
   }
 
-  /** From now on ripgrep is spawned directly; runs in flight end (with an error unless their output came over). */
-  giveUp(why: string): void {
-    if (!this.broken) {
-      this.broken = true;
-      // Closing the channel makes the helper kill its ripgreps and exit; one that does not is killed.
+  /**
+   * The helper was silent past the deadline: from now on ripgrep is spawned directly. Runs waiting for
+   * their stdout spawn theirs here; runs whose output came over finish through the helper, which is
+   * ended once they have (or once one of them waits on it past the deadline).
+   */
+  private giveUp(): void {
+    this.broken = true;
+    this.discardSpare();
+    for (const run of [...this.runs.values()]) run.lost(false);
+    if (this.runs.size === 0) this.end();
+  }
+
+  /**
+   * The helper is gone, or is ended now: closing the channel makes it kill its ripgreps and exit; one
+   * that does not is killed. Runs in flight end (those whose stdout had not come over spawn ripgrep here).
+   */
+  end(): void {
+    this.broken = true;
+    if (!this.ended) {
+      this.ended = true;
       try {
         if (this.child.connected) this.child.disconnect();
       } catch {
@@ -414,7 +566,7 @@ class RipgrepHelper {
       this.runs.delete(spare.run.id);
       spare.run.discard();
     }
-    for (const run of [...this.runs.values()]) run.lost(why);
+    for (const run of [...this.runs.values()]) run.lost(true);
   }
 
   /** The helper never keeps the server alive, and its channel only while a run waits on it (a spare does not count). */
@@ -465,7 +617,7 @@ export function startRipgrepHelper(nodePath: string): boolean {
 
 /** Stops the helper (tests; the helper also exits by itself when the server does). */
 export function stopRipgrepHelper(): void {
-  helper?.giveUp('ripgrep\'s helper process was stopped');
+  helper?.end();
   helper = undefined;
 }
 

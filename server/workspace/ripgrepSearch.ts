@@ -307,7 +307,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     if (first.exit.code === 2 && !first.exit.stopped) notes.push(...warnings(first.exit.stderr));
     if (first.exit.malformed.length > 0) deps.log(`searchFiles: ignored ${first.exit.malformed.length} unexpected ripgrep output line(s): ${first.exit.malformed[0]}`);
   } catch (error) {
-    if (error instanceof RipgrepUnavailable) return fail('io_error', `${error.message}; reinstall editls so that @vscode/ripgrep ships its binary`);
+    if (error instanceof RipgrepUnavailable) return fail('io_error', error.message);
     throw error;
   }
   return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly, walks };
