@@ -25,6 +25,12 @@ export interface ResolvedPath {
 /** A URI scheme of two or more characters, so that a Windows drive letter (`C:`) is not taken for one. */
 const URI_SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;
 
+/**
+ * The longest path the system opens (PATH_MAX: 4096 bytes on Linux, 1024 on macOS); a longer one is
+ * refused before any look at the disk, so no path costs more than a few thousand bytes per step.
+ */
+const PATH_MAX = process.platform === 'darwin' ? 1024 : process.platform === 'win32' ? 32767 : 4096;
+
 /** Symlink hops followed through dangling links before giving up (the kernel's own limit is 40). */
 const MAX_SYMLINK_HOPS = 40;
 
@@ -74,6 +80,10 @@ export async function resolveWorkspacePath(
   // changed since (replaced by a symlink, removed) is refused, never followed to where it now leads.
   const first = folders[0] as string;
   if (candidate === undefined) candidate = path.isAbsolute(input) ? path.resolve(input) : path.resolve(first, input);
+  const bytes = Buffer.byteLength(candidate);
+  if (bytes > PATH_MAX) {
+    return fail('invalid_args', `the path is ${bytes} bytes long, over the system's limit of ${PATH_MAX} bytes for a path (PATH_MAX); no such file can be opened, pass a shorter path`, { path: input.slice(0, 200) });
+  }
   const realFolders: string[] = [];
   for (const f of folders) {
     const reason = folderChange(f);
@@ -175,30 +185,54 @@ export function uriToPath(uri: string): string | undefined {
 /**
  * Synchronous realpath: the real path of an existing path; for a missing one, the real path of its
  * nearest existing ancestor plus the remaining segments. Dangling symlinks along the way are followed
- * to where they point, so a link to a missing file outside the workspace resolves outside.
+ * to where they point, so a link to a missing file outside the workspace resolves outside. Iterative:
+ * a path of any depth costs one walk up to its existing part and one walk down the rest.
  */
 export function realpathOrSelf(p: string): string {
-  return resolveReal(path.resolve(p), 0);
+  let current = path.resolve(p);
+  // Longer than the system opens: nothing is reachable by it, so nothing is looked up.
+  if (Buffer.byteLength(current) > PATH_MAX) return current;
+  for (let hops = 0; ; hops++) {
+    // Up: the nearest ancestor that exists (or cannot be looked at any further).
+    const missing: string[] = [];
+    let real: string | undefined;
+    for (let at = current; real === undefined; ) {
+      const found = realpathIfKnowable(at);
+      if (found !== undefined) real = found;
+      else {
+        const parent = path.dirname(at);
+        if (parent === at) real = at;
+        else {
+          missing.push(path.basename(at));
+          at = parent;
+        }
+      }
+    }
+    // Down: the missing segments, each under the real path of the one above; a dangling link among
+    // them is followed (a relative target is relative to the directory that really holds the link).
+    let next: string | undefined;
+    for (let i = missing.length - 1; i >= 0; i--) {
+      const here = path.join(real, missing[i]!);
+      const target = hops < MAX_SYMLINK_HOPS ? danglingLinkTarget(here) : undefined;
+      if (target !== undefined) {
+        next = path.join(path.resolve(real, target), ...missing.slice(0, i).reverse());
+        break;
+      }
+      real = here;
+    }
+    if (next === undefined) return real;
+    current = next;
+  }
 }
 
-function resolveReal(p: string, hops: number): string {
+/** realpath of `p`; `p` itself when realpath fails for a reason other than a missing part (ELOOP, EACCES: the later read or write reports it); undefined when a part is missing. */
+function realpathIfKnowable(p: string): string | undefined {
   try {
     return realpathSync.native(p);
   } catch (err) {
     const code = errnoCode(err);
-    // ELOOP, EACCES and friends: nothing better is knowable; the later read or write reports it.
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return p;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : p;
   }
-  const parent = path.dirname(p);
-  if (parent === p) return p;
-  const realParent = resolveReal(parent, hops);
-  const here = path.join(realParent, path.basename(p));
-  if (hops < MAX_SYMLINK_HOPS) {
-    // A relative link target is relative to the directory that really holds the link.
-    const target = danglingLinkTarget(here);
-    if (target !== undefined) return resolveReal(path.resolve(realParent, target), hops + 1);
-  }
-  return here;
 }
 
 /** The target of `p` when `p` itself is a symlink (that realpath could not follow), else undefined. */

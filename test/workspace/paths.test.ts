@@ -249,6 +249,42 @@ describe('resolveWorkspacePath', () => {
     expect(await kindOf('', [])).toBe('invalid_args');
   });
 
+  it('follows a dangling link in the middle of a missing path, relative to the folder that holds it, and chains of them', async () => {
+    await symlink('../outside/gone', path.join(ws, 'mid'));
+    const out = await resolveWorkspacePath('mid/x/y.ts', [ws]);
+    expect(out.ok ? 'ok' : out.kind).toBe('outside_workspace');
+    if (!out.ok) expect(out.data?.absPath).toBe(path.join(outside, 'gone', 'x', 'y.ts'));
+    // link1 -> link2 -> src/later (missing): two hops, inside.
+    await symlink('link2/b', path.join(ws, 'link1'));
+    await symlink('src/later', path.join(ws, 'link2'));
+    expect((await ok('link1/c.ts')).absPath).toBe(path.join(ws, 'src', 'later', 'b', 'c.ts'));
+    // A loop of links ends (ELOOP), it does not spin.
+    await symlink('loopB/x', path.join(ws, 'loopA'));
+    await symlink('loopA/x', path.join(ws, 'loopB'));
+    const loop = await resolveWorkspacePath('loopA/y.ts', [ws]);
+    expect(loop.ok ? 'ok' : `${loop.kind} ${loop.message}`).toMatch(/^io_error .*ELOOP/);
+  });
+
+  it('refuses a path longer than the system opens (131,072 components) at once, and resolves a deep one inside PATH_MAX', async () => {
+    const huge = `${'a/'.repeat(131_072)}f.ts`;
+    const r = await resolveWorkspacePath(huge, [ws]);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.kind).toBe('invalid_args');
+      expect(r.message).toMatch(/over the system's limit of 4096 bytes/);
+    }
+    // As a file:// URI too.
+    const uri = await resolveWorkspacePath(pathToFileURL(path.join(ws, huge)).href, [ws]);
+    expect(uri.ok ? 'ok' : uri.kind).toBe('invalid_args');
+    // 1,900 missing folders (about 3,800 bytes): resolved, one walk up and one down.
+    const deep = `${'d/'.repeat(1_900)}f.ts`;
+    const d = await ok(deep);
+    expect(d.absPath).toBe(path.join(ws, deep));
+    expect(d.exists).toBe(false);
+    // realpathOrSelf takes any length without a stack overflow.
+    expect(realpathOrSelf(path.join(ws, huge))).toBe(path.join(ws, huge));
+  });
+
   it('reads a relative name containing a colon through ./', async () => {
     const r = await ok('./c:d.txt');
     expect(r.absPath).toBe(path.join(ws, 'c:d.txt'));
