@@ -30,7 +30,7 @@ import {
   CancellationTokenSource,
 } from 'vscode-languageserver';
 import path from 'node:path';
-import { startAttachListener, type AttachHandle } from './attach/listener.js';
+import { startAttachListener, type AttachedAgent, type AttachHandle } from './attach/listener.js';
 import { ensureRuntimeDir } from './attach/runtimeDir.js';
 import { reviewAgentCommand } from './attach/review.js';
 import { commandKind } from './attach/commandKinds.js';
@@ -39,6 +39,8 @@ import { serverCapabilities } from './capabilities.js';
 import { executeCommand } from './handlers/executeCommand.js';
 import { codeAction } from './handlers/codeAction.js';
 import { negotiateEncoding } from './protocol/encoding.js';
+import { toResponseError } from './protocol/errors.js';
+import { fail } from './core/result.js';
 import { clientTraits, type ClientTraits } from './protocol/clientTraits.js';
 import { mergeSettings, SETTINGS_DEFAULTS, type Settings } from './settings.js';
 import { createContext, type RequestInfo, type ServerState } from './workspace/context.js';
@@ -47,7 +49,7 @@ import { OpenDocuments } from './workspace/openDocuments.js';
 import { Previews } from './workspace/previews.js';
 import { realpathOrSelf, uriToPath } from './workspace/paths.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
-import { FolderWatch } from './workspace/folders.js';
+import { folderChange, FolderWatch, isAtOrInside } from './workspace/folders.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
 import { ProgressReporter } from './workspace/progress.js';
@@ -55,6 +57,9 @@ import { SymbolIndex } from './workspace/symbolIndex.js';
 import { UndoJournal } from './workspace/undoJournal.js';
 
 export const SERVER_VERSION = '0.1.0';
+
+/** Who the editor's own requests are, in the undo journal; each attached agent is `agent:<id>`. */
+const EDITOR_REQUESTER = 'editor';
 
 export interface ServerHooks {
   /** Called with the client's processId from initialize, so main can exit when it dies. */
@@ -67,6 +72,12 @@ export interface ServerHooks {
   onExit?: () => void;
   /** Publish a discovery record and serve agents (`editls mcp`) on a private socket; absent: no attach. */
   attach?: AttachHooks;
+  /**
+   * The client names its folders by real paths it holds (editls mcp's headless session: the agent's
+   * folder, resolved once at start): they are taken as they are, not resolved again, so a folder
+   * swapped for a link in between is refused like any folder changed since, never followed.
+   */
+  foldersAreReal?: boolean;
 }
 
 export interface AttachHooks {
@@ -81,6 +92,7 @@ export interface AttachHooks {
 }
 
 export function startServer(connection: Connection, hooks: ServerHooks = {}): void {
+  const realOf = hooks.foldersAreReal ? (p: string) => path.resolve(p) : realpathOrSelf;
   let encoding: PositionEncoding = 'utf-16';
   let traits: ClientTraits = clientTraits({});
   let settings: Settings = { ...SETTINGS_DEFAULTS };
@@ -123,6 +135,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
 
   const state = (): ServerState => ({
     folders,
+    requester: EDITOR_REQUESTER,
     settings,
     encoding,
     traits,
@@ -148,7 +161,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     encoding = negotiateEncoding(params);
     traits = clientTraits(params.capabilities, params.clientInfo?.name);
-    const named = initialFolders(params);
+    const named = initialFolders(params, realOf);
     folders = unique(named.map((n) => n.real));
     for (const n of named) namedAs.set(n.real, n.given);
     initOptions = params.initializationOptions;
@@ -195,14 +208,14 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     // now is used only when nothing matches so: a folder swapped for a link to another folder must
     // not take that other one along.
     for (const r of params.event.removed) {
-      const n = folderPath(r);
+      const n = folderPath(r, realOf);
       if (n === undefined) continue;
       const named = folders.filter((f) => namedAs.get(f) === n.given || f === n.given);
       const gone = new Set(named.length > 0 ? named : folders.filter((f) => f === n.real));
       folders = folders.filter((f) => !gone.has(f));
     }
     for (const f of params.event.added) {
-      const n = folderPath(f);
+      const n = folderPath(f, realOf);
       if (n !== undefined && !folders.includes(n.real)) {
         folders.push(n.real);
         namedAs.set(n.real, n.given);
@@ -240,16 +253,33 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
 
   // Agents attached through `editls mcp` (server/attach/): the same handlers, Context, locks and
   // documents as the editor's own requests; review mode turns their edits into previews to approve.
-  const serveAgent = async (agent: string, method: 'workspace/executeCommand' | 'workspace/symbol', params: unknown, token: CancellationToken): Promise<unknown> => {
+  // An agent's folder is its boundary: its requests see only that folder (paths, searches, symbols)
+  // and its own undo history; the folder must still be one the editor has open.
+  const agentState = (agent: AttachedAgent): ServerState | ResponseError<unknown> => {
+    const base = state();
+    if (agent.root === undefined) return { ...base, requester: agent.requester };
+    const reason = folderChange(agent.root);
+    if (reason !== undefined || !folderWatch.intact(folders).some((f) => isAtOrInside(agent.root!, f))) {
+      const why = reason !== undefined ? `${reason} since the agent attached` : 'is no longer in the editor\'s workspace folders';
+      return toResponseError(fail('outside_workspace', `the agent's folder ${agent.root} ${why}; nothing was read or changed: restart editls mcp in the folder to use`, { folder: agent.root }));
+    }
+    return { ...base, folders: [agent.root], requester: agent.requester, symbolScope: agent.root };
+  };
+  const serveAgent = async (agent: AttachedAgent, method: 'workspace/executeCommand' | 'workspace/symbol', params: unknown, token: CancellationToken): Promise<unknown> => {
     const refused = refuseAfterShutdown();
     if (refused) return refused;
+    const scoped = agentState(agent);
+    if (scoped instanceof ResponseError) return scoped;
     if (method === 'workspace/symbol') {
       const p = (params ?? { query: '' }) as WorkspaceSymbolParams;
-      return workspaceSymbol(createContext(state(), requestInfo(token, undefined)), { query: p.query ?? '' });
+      return workspaceSymbol(createContext(scoped, requestInfo(token, undefined)), { query: p.query ?? '' });
     }
     const p = { ...((params ?? { command: '' }) as ExecuteCommandParams) };
     delete p.workDoneToken; // the agent cannot see $/progress; editls reports progress to the editor itself
-    const run = (q: ExecuteCommandParams) => executeCommand(createContext(state(), requestInfo(token, undefined)), q);
+    const run = (q: ExecuteCommandParams) => {
+      const now = agentState(agent);
+      return now instanceof ResponseError ? Promise.resolve(now) : executeCommand(createContext(now, requestInfo(token, undefined)), q);
+    };
     if (settings.agentEdits === 'apply') return run(p);
     return reviewAgentCommand(
       {
@@ -269,7 +299,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
         log,
       },
       p,
-      agent,
+      agent.name,
     );
   };
   const startAttach = async () => {
@@ -319,16 +349,16 @@ interface NamedFolder {
   real: string;
 }
 
-function initialFolders(params: InitializeParams): NamedFolder[] {
-  const fromFolders = (params.workspaceFolders ?? []).map(folderPath).filter((p): p is NamedFolder => p !== undefined);
+function initialFolders(params: InitializeParams, realOf: (p: string) => string): NamedFolder[] {
+  const fromFolders = (params.workspaceFolders ?? []).map((f) => folderPath(f, realOf)).filter((p): p is NamedFolder => p !== undefined);
   if (fromFolders.length > 0) return fromFolders;
   const root = params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined);
-  return root ? [{ given: path.resolve(root), real: realpathOrSelf(root) }] : [];
+  return root ? [{ given: path.resolve(root), real: realOf(root) }] : [];
 }
 
-function folderPath(folder: WorkspaceFolder): NamedFolder | undefined {
+function folderPath(folder: WorkspaceFolder, realOf: (p: string) => string): NamedFolder | undefined {
   const p = uriToPath(folder.uri);
-  return p === undefined ? undefined : { given: path.resolve(p), real: realpathOrSelf(p) };
+  return p === undefined ? undefined : { given: path.resolve(p), real: realOf(p) };
 }
 
 function unique(items: string[]): string[] {

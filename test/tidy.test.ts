@@ -59,9 +59,10 @@ describe('architecture invariants', () => {
     const allowed: Record<string, string[]> = {
       top: ['top', 'handlers', 'commands', 'protocol', 'core', 'workspace', 'attach', 'mcp'],
       // The agent side (ARCHITECTURE.md): attach serves agents inside the editor's session (it reaches
-      // commands only for their schemas), mcp is the `editls mcp` entry that starts a headless session (top).
+      // commands only for their schemas), mcp is the `editls mcp` entry that starts a headless session (top)
+      // and holds the agent's folder with workspace's own check of a folder changed since (folders.ts).
       attach: ['attach', 'commands', 'protocol', 'core'],
-      mcp: ['mcp', 'attach', 'top', 'protocol', 'core'],
+      mcp: ['mcp', 'attach', 'top', 'protocol', 'core', 'workspace'],
       handlers: ['handlers', 'commands', 'protocol', 'core'],
       commands: ['commands', 'protocol', 'core', 'top'],
       protocol: ['protocol', 'core'],

@@ -1,14 +1,16 @@
 // The editor side of attach: publishes this editls's discovery record, listens on its private socket
 // (mode 0600) and serves agent connections — each must first send `editls/attach {token, clientInfo}`
-// (constant-time compare; a wrong token is refused and the socket closed), then its executeCommand and
-// workspace/symbol requests go to the same handlers as the editor's own. The record and socket go on exit.
+// (constant-time compare; a wrong token is refused and the socket closed) and its folder, then its
+// executeCommand and workspace/symbol requests go to the same handlers as the editor's own, confined to
+// that folder. The record and socket go on exit.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { createMessageConnection, StreamMessageReader, type CancellationToken } from 'vscode-languageserver/node';
 import { FrameWriter } from '../protocol/frameWriter.js';
 import { attachRefused, methodNotServed } from '../protocol/errors.js';
-import { endpointPath, liveRecords, newToken, removeRecord, writeRecord, type DiscoveryRecord } from './records.js';
+import { endpointPath, isInside, liveRecords, newToken, removeRecord, writeRecord, type DiscoveryRecord } from './records.js';
 
 export const ATTACH_METHOD = 'editls/attach';
 /** A connection that has not attached within this time is closed. */
@@ -24,7 +26,21 @@ export interface AttachListenerDeps {
   version: string;
   log: (message: string) => void;
   /** Serves an attached agent's request (workspace/executeCommand or workspace/symbol). */
-  serve: (agent: string, method: 'workspace/executeCommand' | 'workspace/symbol', params: unknown, token: CancellationToken) => Promise<unknown>;
+  serve: (agent: AttachedAgent, method: 'workspace/executeCommand' | 'workspace/symbol', params: unknown, token: CancellationToken) => Promise<unknown>;
+}
+
+/** An agent attached over the socket, as it introduced itself in `editls/attach`. */
+export interface AttachedAgent {
+  /** Its name and version, for the log and review prompts. */
+  name: string;
+  /**
+   * Its folder (`editls mcp --root`, else its working directory; a real path it holds): its relative
+   * paths resolve there and nothing outside it is served. Absent for a client that names none: the
+   * editor's folders then.
+   */
+  root?: string;
+  /** Who it is for the undo journal: stable across its reconnections (editls mcp picks it at start). */
+  requester: string;
 }
 
 export interface AttachHandle {
@@ -99,13 +115,23 @@ function agentName(clientInfo: unknown): string {
   return typeof version === 'string' && version !== '' ? `${n} ${version.slice(0, 50)}` : n;
 }
 
+/** The agent's folder from `editls/attach`: an absolute path without `.`/`..` parts, or an error. */
+function agentRoot(root: unknown): { root?: string } | { error: string } {
+  if (root === undefined || root === null) return {};
+  if (typeof root !== 'string' || !path.isAbsolute(root) || root.includes('\0') || path.resolve(root) !== root) return { error: 'root must be the absolute real path of the agent\'s folder' };
+  return { root };
+}
+
+let connections = 0;
+
 function serveConnection(deps: AttachListenerDeps, token: string, socket: net.Socket): void {
   const conn = createMessageConnection(new StreamMessageReader(socket), new FrameWriter(socket));
-  let agent: string | undefined;
+  let agent: AttachedAgent | undefined;
+  const connection = ++connections;
   const closeSoon = () => setTimeout(() => socket.end(), 20);
   const handshake = setTimeout(() => socket.destroy(), HANDSHAKE_MS);
   handshake.unref();
-  conn.onRequest(ATTACH_METHOD, (params: { token?: unknown; clientInfo?: unknown } | null): unknown => {
+  conn.onRequest(ATTACH_METHOD, (params: { token?: unknown; clientInfo?: unknown; root?: unknown; requester?: unknown } | null): unknown => {
     if (agent !== undefined) return { pid: deps.pid, folders: deps.folders(), clientName: deps.clientName(), version: deps.version };
     if (!tokenMatches(token, params?.token)) {
       clearTimeout(handshake);
@@ -113,9 +139,22 @@ function serveConnection(deps: AttachListenerDeps, token: string, socket: net.So
       deps.log('agent connection refused: wrong token');
       return attachRefused('wrong token: read it from the discovery record of this editls');
     }
+    const root = agentRoot(params?.root);
+    if ('error' in root) {
+      clearTimeout(handshake);
+      closeSoon();
+      return attachRefused(root.error);
+    }
+    if (root.root !== undefined && !deps.folders().some((f) => isInside(root.root!, f))) {
+      clearTimeout(handshake);
+      closeSoon();
+      deps.log(`agent connection refused: its folder ${root.root} is not in this editor's workspace`);
+      return attachRefused(`${root.root} is not inside this editor's workspace folders (${deps.folders().join(', ')})`);
+    }
     clearTimeout(handshake);
-    agent = agentName(params?.clientInfo);
-    deps.log(`agent connected: ${agent}`);
+    const requester = typeof params?.requester === 'string' && /^[\w.:-]{1,100}$/.test(params.requester) ? params.requester : `connection-${connection}`;
+    agent = { name: agentName(params?.clientInfo), ...root, requester: `agent:${requester}` };
+    deps.log(`agent connected: ${agent.name}${agent.root !== undefined ? ` (folder ${agent.root})` : ''}`);
     return { pid: deps.pid, folders: deps.folders(), clientName: deps.clientName(), version: deps.version };
   });
   conn.onRequest((method: string, params: unknown, cancel: CancellationToken) => {
@@ -130,7 +169,7 @@ function serveConnection(deps: AttachListenerDeps, token: string, socket: net.So
   socket.on('close', () => {
     clearTimeout(handshake);
     conn.dispose();
-    if (agent !== undefined) deps.log(`agent disconnected: ${agent}`);
+    if (agent !== undefined) deps.log(`agent disconnected: ${agent.name}`);
   });
   conn.listen();
 }

@@ -3,6 +3,7 @@
 // socket, after `editls/attach` with the record's token) or headless (an editls session started in
 // this process on `--root`, writing to disk). Every call re-checks: a closed editor session is
 // replaced by a newly discovered one or by headless, and the result notes the switch.
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,9 @@ import { ATTACH_METHOD } from '../attach/listener.js';
 import { FrameWriter } from '../protocol/frameWriter.js';
 import type { DiscoveryRecord } from '../attach/records.js';
 import { startServer } from '../server.js';
+import { folderChange } from '../workspace/folders.js';
+import { toResponseError } from '../protocol/errors.js';
+import { fail } from '../core/result.js';
 import { matchingEditors, type DiscoveryInputs } from './discovery.js';
 
 export interface SessionInfo {
@@ -59,11 +63,20 @@ export interface SessionOptions extends DiscoveryInputs {
 export class Sessions {
   private current: Session | undefined;
   private lastLabel: string | undefined;
+  /** Who this agent is in an editor's undo journal: its changes, and only those, are what its undo reverts. */
+  private readonly requester = randomBytes(16).toString('hex');
 
   constructor(private readonly options: SessionOptions) {}
 
   async call(method: string, params: unknown): Promise<CallOutcome> {
     const notes: string[] = [];
+    // The agent's folder is its boundary, held since start: one replaced since (by a link, or moved
+    // away) is refused before any session is made on it, attached or headless.
+    const changed = folderChange(this.options.root);
+    if (changed !== undefined) {
+      const reply = toResponseError(fail('outside_workspace', `the agent's folder ${this.options.root} ${changed} since editls mcp started; nothing was read or changed: restart editls mcp in the folder to use`, { folder: this.options.root }));
+      return { reply, session: this.current ? info(this.current) : { mode: 'headless', label: `headless on ${this.options.root}` }, notes };
+    }
     const session = await this.ensure(notes);
     try {
       await session.ready;
@@ -149,7 +162,7 @@ export class Sessions {
         socket.on('error', markClosed);
         conn.onClose(markClosed);
         conn.listen();
-        conn.sendRequest(ATTACH_METHOD, { token: record.token, clientInfo: this.options.clientInfo }).then(
+        conn.sendRequest(ATTACH_METHOD, { token: record.token, clientInfo: this.options.clientInfo, root: this.options.root, requester: this.requester }).then(
           () => {
             clearTimeout(timer);
             resolve(session);
@@ -171,7 +184,7 @@ export class Sessions {
     const toServer = new PassThrough();
     const toClient = new PassThrough();
     const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new FrameWriter(toClient));
-    startServer(server);
+    startServer(server, { foldersAreReal: true });
     const conn = createMessageConnection(new StreamMessageReader(toClient), new FrameWriter(toServer));
     // A minimal client: no buffers, so nothing is ever applied through it.
     conn.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'editls mcp is headless: no editor is attached' }));

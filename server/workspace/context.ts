@@ -25,7 +25,12 @@ import { breathe } from './timeSlice.js';
 import type { UndoJournal } from './undoJournal.js';
 
 export interface ServerState {
+  /** The folders this request may touch: the editor's workspace folders, or an attached agent's own folder. */
   folders: string[];
+  /** Whose request this is, for the undo journal: `editor`, or `agent:<id>` for an attached agent. */
+  requester: string;
+  /** An attached agent's folder: workspace/symbol answers only from files inside it. */
+  symbolScope?: string;
   settings: Settings;
   encoding: PositionEncoding;
   traits: ClientTraits;
@@ -108,7 +113,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     startProgress: (title, options = {}) =>
       state.progress.start(title, request.workDoneToken !== undefined ? { token: request.workDoneToken } : { delayMs: options.delayMs ?? 0 }),
     searchSymbols: async (query) => {
-      const symbols = await state.symbols.query(query, settings.maxSymbols, request.signal);
+      const symbols = await state.symbols.query(query, settings.maxSymbols, request.signal, state.symbolScope);
       return symbols === 'cancelled' ? fail('cancelled', 'workspace/symbol was cancelled') : { ok: true, symbols };
     },
   };

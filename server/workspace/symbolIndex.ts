@@ -449,8 +449,8 @@ export class SymbolIndex {
     for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
   }
 
-  /** Ranked hits for a workspace/symbol query; 'cancelled' when the signal fires. */
-  async query(raw: string, limit: number, signal: AbortSignal): Promise<SymbolHit[] | 'cancelled'> {
+  /** Ranked hits for a workspace/symbol query, from files inside `within` when given; 'cancelled' when the signal fires. */
+  async query(raw: string, limit: number, signal: AbortSignal, within?: string): Promise<SymbolHit[] | 'cancelled'> {
     // A query that arrives before the first build indexed anything (an agent asking right after
     // `initialized`) waits for the build, at most a second, rather than answering an empty list;
     // once files are indexed, queries answer from what is there (Helix re-queries per keystroke).
@@ -465,7 +465,10 @@ export class SymbolIndex {
     this.refreshOrder();
     const top = new TopK<[IndexedFile, number]>(limit);
     let scanned = 0;
-    for (const file of this.files.values()) {
+    // Both are normalised real paths: a prefix test (path.relative per file would cost a query milliseconds).
+    const prefix = within === undefined ? undefined : within.endsWith(path.sep) ? within : within + path.sep;
+    for (const [abs, file] of this.files) {
+      if (prefix !== undefined && !abs.startsWith(prefix)) continue;
       const { names, lowers, data } = file;
       for (let i = 0; i < file.count; i++) {
         const at = i * FIELDS;

@@ -69,7 +69,7 @@ describe('attached: edits land in the editor', () => {
     expect(r.structured.files[0].via).toBe('editor');
     expect(r.structured.session).toMatchObject({ mode: 'attached', editor: 'TestEditor', pid: editor.proc.pid });
     expect(r.text).toContain("note: attached to TestEditor's editls");
-    expect(editor.logs).toContain('agent connected: test-agent 1.0');
+    expect(editor.logs).toContain(`agent connected: test-agent 1.0 (folder ${ws.root})`);
   });
 
   it('read_file returns the unsaved buffer text', async () => {
@@ -232,7 +232,7 @@ describe('attached: sessions end, folders, records, token', () => {
     expect(editor.logs.some((l) => l.startsWith('agent connected'))).toBe(false);
   });
 
-  it('a subfolder of the workspace attaches (the working directory without --root too)', async () => {
+  it('a subfolder of the workspace attaches (the working directory without --root too), its paths relative to itself', async () => {
     const ws = tempWorkspace({ 'sub/g.txt': 'g\n' });
     const rt = privateRuntimeDir();
     cleanups.push(ws.cleanup, rt.cleanup);
@@ -240,7 +240,9 @@ describe('attached: sessions end, folders, records, token', () => {
     await recordOf(rt.dir, editor);
     const agent = await startMcp({ cwd: path.join(ws.root, 'sub'), xdg: rt.xdg });
     cleanups.push(() => agent.close());
-    expect((await agent.call('read_file', { file_path: 'sub/g.txt' })).structured.session.mode).toBe('attached');
+    const r = await agent.call('read_file', { file_path: 'g.txt' });
+    expect(r.structured.session.mode).toBe('attached');
+    expect(r.text.split('\n\nnote:')[0]).toBe('     1\tg');
   });
 
   it('folder 0700, record and socket 0600 with pid, folders, editor, token; both removed on exit', async () => {
