@@ -292,6 +292,18 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
           const answer = await connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message, actions: actions.map((title) => ({ title })) }, source.token);
           return answer?.title ?? null;
         },
+        undoTarget: async (args) => {
+          const now = agentState(agent);
+          if (now instanceof ResponseError) return undefined;
+          const ctx = createContext(now, requestInfo(token, undefined));
+          let target: string | undefined;
+          if (typeof args.path === 'string') {
+            const resolved = await ctx.resolvePath(args.path);
+            if (!resolved.ok) return undefined;
+            target = resolved.absPath;
+          }
+          return ctx.journal.latest(target)?.command;
+        },
         showDocument: (uri) => {
           if (traits.showDocument) connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true }).catch(() => undefined);
         },

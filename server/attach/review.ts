@@ -17,6 +17,11 @@ export interface ReviewDeps {
   commandKind: (command: string) => 'previewable' | 'other' | 'unknown';
   /** window/showMessageRequest; the title chosen, or null (dismissed, unsupported or aborted). */
   ask: (message: string, actions: string[], signal: AbortSignal) => Promise<string | null>;
+  /**
+   * What an editls.undo with these arguments would revert: the label of the agent's own latest change
+   * (e.g. "editls.edit src/a.ts"), or undefined when it has none (the undo then fails on its own).
+   */
+  undoTarget: (args: Record<string, unknown>) => Promise<string | undefined>;
   /** window/showDocument of the file, when the client supports it. */
   showDocument: (uri: string) => void;
   timeoutMs: number;
@@ -37,8 +42,14 @@ export async function reviewAgentCommand(deps: ReviewDeps, params: ExecuteComman
   const kind = deps.commandKind(params.command);
   if (READ_ONLY.has(params.command) || kind === 'unknown') return deps.run(params);
   if (params.command === 'editls.applyPreview') return reviewExisting(deps, params, args, agent);
+  if (params.command === 'editls.undo') {
+    // No preview possible: ask before running, naming the change it reverts (the agent's own only).
+    const target = await deps.undoTarget(args);
+    if (target === undefined) return deps.run(params);
+    const answer = await askWithDeadline(deps, `Agent (${agent}) wants to undo its own last change (${target})`);
+    return answer === APPLY ? deps.run(params) : rejected(answer, `the undo of the agent's last change (${target})`, deps.timeoutMs);
+  }
   if (kind === 'other') {
-    // No preview possible (editls.undo): ask before running.
     const what = typeof args.path === 'string' ? `${params.command} on ${args.path}` : params.command;
     const answer = await askWithDeadline(deps, `Agent (${agent}) wants to run ${what}`);
     return answer === APPLY ? deps.run(params) : rejected(answer, what, deps.timeoutMs);

@@ -84,7 +84,8 @@ export async function applyPreviews(ctx: Context, command: string, previews: rea
       }
       changes.push(change.change);
     }
-    const label = `${command} ${ids.join(', ')}`;
+    // Named in the journal (and undo's review prompt) after what the previews do, not after applying them.
+    const label = `${[...new Set(previews.map((p) => p.command))].join('+')} ${changes.map((c) => c.snapshot.resolved.relPath).join(', ')} (preview ${ids.join(', ')})`;
     const outcome = await ctx.apply(changes, mode, { confirm: false, label });
     if (!outcome.ok) {
       if (outcome.kind === 'stale') ctx.previews.remove(ids);

@@ -86,6 +86,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
         state.previews.filesChanged(changes.map((c) => c.snapshot.resolved.absPath));
         if (options.record !== false) {
           state.journal.record(
+            state.requester,
             options.label,
             changes.map((c) => ({
               absPath: c.snapshot.resolved.absPath,
@@ -101,7 +102,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
       }
       return outcome;
     },
-    journal: state.journal,
+    journal: state.journal.viewFor(state.requester),
     removeCreatedFile: (resolved, file) => removeCreatedFile(state, resolved, file),
     log: state.log,
     summarize: (message, level = 'info') => (settings.summary === 'message' ? state.showMessage(message, level) : state.log(message)),

@@ -1,10 +1,16 @@
 // The undo journal behind editls.undo: for each applied (non-preview) command, per file, the text
-// editls left (as a SHA-256 and a length) and the inverse span edits that restore what it replaced.
-// Kept in memory, at most `undoDepth` changes per file; nothing of the file's text is kept beyond
-// the replaced spans.
+// editls left (as a SHA-256 and a length) and the inverse span edits that restore what it replaced,
+// and whose command it was (the editor's user, or one attached agent): each requester sees and
+// undoes only its own. Kept in memory, at most `undoDepth` changes per file (all requesters
+// together); nothing of the file's text is kept beyond the replaced spans.
 import { createHash } from 'node:crypto';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import type { JournalEntry, JournalFile, UndoJournalView } from '../commands/context.js';
+
+/** An entry and whose command it was. */
+interface OwnedEntry extends JournalEntry {
+  owner: string;
+}
 
 /** What a change did to one file, as recorded after it was applied. */
 export interface RecordedChange {
@@ -36,8 +42,8 @@ export function inverseEdits(before: string, edits: readonly SpanEdit[]): SpanEd
   return inverse;
 }
 
-export class UndoJournal implements UndoJournalView {
-  private entries: JournalEntry[] = [];
+export class UndoJournal {
+  private entries: OwnedEntry[] = [];
   private seq = 0;
   /** Files whose digest and inverse edits are still to be worked out (right after the command answered). */
   private readonly pending = new Map<JournalFile, RecordedChange>();
@@ -49,7 +55,7 @@ export class UndoJournal implements UndoJournalView {
    * SHA-256 of a 10 MB text and 100,000 inverse edits cost tens of milliseconds, so they are worked out
    * once the command has answered (or as soon as anything asks for them, whichever comes first).
    */
-  record(command: string, changes: readonly RecordedChange[]): void {
+  record(owner: string, command: string, changes: readonly RecordedChange[]): void {
     const files: JournalFile[] = [];
     for (const c of changes) {
       if (!c.created && c.edits.length === 0) continue;
@@ -58,7 +64,7 @@ export class UndoJournal implements UndoJournalView {
       files.push(file);
     }
     if (files.length === 0) return;
-    this.entries.push({ seq: ++this.seq, command, files });
+    this.entries.push({ seq: ++this.seq, command, files, owner });
     this.trim(files.map((f) => f.absPath));
     setImmediate(() => {
       for (const f of files) this.settle(f);
@@ -74,11 +80,21 @@ export class UndoJournal implements UndoJournalView {
     file.inverse = c.created ? [] : inverseEdits(c.before, c.edits);
   }
 
-  /** The most recent entry touching `absPath`, or the most recent entry of all. */
-  latest(absPath?: string): JournalEntry | undefined {
+  /** What one requester sees: its own entries only. */
+  viewFor(owner: string): UndoJournalView {
+    return {
+      latest: (absPath) => this.latest(owner, absPath),
+      forget: (seq, absPaths) => this.forget(owner, seq, absPaths),
+      depthOf: (absPath) => this.depthOf(absPath, owner),
+      holdsWhatEditlsLeft: (file, text) => this.holdsWhatEditlsLeft(file, text),
+    };
+  }
+
+  /** `owner`'s most recent entry touching `absPath`, or its most recent entry of all. */
+  latest(owner: string, absPath?: string): JournalEntry | undefined {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i]!;
-      if (absPath === undefined || e.files.some((f) => f.absPath === absPath)) {
+      if (e.owner === owner && (absPath === undefined || e.files.some((f) => f.absPath === absPath))) {
         for (const f of e.files) this.settle(f);
         return e;
       }
@@ -86,9 +102,9 @@ export class UndoJournal implements UndoJournalView {
     return undefined;
   }
 
-  /** Forgets the given files of an entry (after they were undone); an emptied entry goes. */
-  forget(seq: number, absPaths: readonly string[]): void {
-    const entry = this.entries.find((e) => e.seq === seq);
+  /** Forgets the given files of `owner`'s entry (after they were undone); an emptied entry goes. */
+  forget(owner: string, seq: number, absPaths: readonly string[]): void {
+    const entry = this.entries.find((e) => e.seq === seq && e.owner === owner);
     if (!entry) return;
     entry.files = entry.files.filter((f) => !absPaths.includes(f.absPath));
     if (entry.files.length === 0) this.entries = this.entries.filter((e) => e !== entry);
@@ -101,9 +117,9 @@ export class UndoJournal implements UndoJournalView {
     return textDigest(text) === file.afterDigest;
   }
 
-  /** How many changes to `absPath` can be undone. */
-  depthOf(absPath: string): number {
-    return this.entries.reduce((n, e) => n + (e.files.some((f) => f.absPath === absPath) ? 1 : 0), 0);
+  /** How many changes to `absPath` can be undone (by `owner`, or by anyone). */
+  depthOf(absPath: string, owner?: string): number {
+    return this.entries.reduce((n, e) => n + ((owner === undefined || e.owner === owner) && e.files.some((f) => f.absPath === absPath) ? 1 : 0), 0);
   }
 
   /** Keeps at most `undoDepth` changes per file: the oldest go first. */

@@ -182,7 +182,7 @@ describe('attached: review mode', () => {
     await s.agent.call('edit', { file_path: 'r.txt', old_string: 'keep', new_string: 'changed' });
     const u = await s.agent.call('undo', { path: 'r.txt' });
     expect(u.text).toMatch(/^apply_rejected: /);
-    expect(s.asked[1]).toBe('Agent (test-agent 1.0) wants to run editls.undo on r.txt');
+    expect(s.asked[1]).toBe('Agent (test-agent 1.0) wants to undo its own last change (editls.edit r.txt (preview p1))');
     expect(s.editor.bufferText('r.txt')).toBe('changed this\n');
   });
 });

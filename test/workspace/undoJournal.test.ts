@@ -1,6 +1,6 @@
 // The undo journal: inverse edits restore the text before any set of span edits (property), a
-// multi-file command is one entry whose files can be undone together or one by one, and undoDepth
-// keeps at most that many changes per file (the oldest go).
+// multi-file command is one entry whose files can be undone together or one by one, undoDepth
+// keeps at most that many changes per file (the oldest go), and each requester sees only its own.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
@@ -31,9 +31,10 @@ describe('inverseEdits', () => {
 
 describe('UndoJournal', () => {
   it('a multi-file command is one entry; its files undo together or one at a time', () => {
-    const j = new UndoJournal(() => 20);
-    j.record('cmd1', [change('/a', 'a', [{ start: 0, end: 1, newText: 'A' }]), change('/b', 'b', [{ start: 0, end: 1, newText: 'B' }])]);
-    j.record('cmd2', [change('/a', 'A', [{ start: 0, end: 1, newText: 'AA' }])]);
+    const journal = new UndoJournal(() => 20);
+    const j = Object.assign(journal.viewFor('editor'), { record: journal.record.bind(journal) });
+    j.record('editor', 'cmd1', [change('/a', 'a', [{ start: 0, end: 1, newText: 'A' }]), change('/b', 'b', [{ start: 0, end: 1, newText: 'B' }])]);
+    j.record('editor', 'cmd2', [change('/a', 'A', [{ start: 0, end: 1, newText: 'AA' }])]);
     expect(j.latest()?.command).toBe('cmd2');
     expect(j.latest('/b')?.command).toBe('cmd1');
     const e1 = j.latest('/b')!;
@@ -49,13 +50,14 @@ describe('UndoJournal', () => {
   });
 
   it('keeps at most undoDepth changes per file, dropping the oldest', () => {
-    const j = new UndoJournal(() => 3);
+    const journal = new UndoJournal(() => 3);
+    const j = Object.assign(journal.viewFor('editor'), { record: journal.record.bind(journal) });
     let text = '';
     for (let i = 0; i < 5; i++) {
-      j.record(`c${i}`, [change('/f', text, [{ start: text.length, end: text.length, newText: `${i}` }])]);
+      j.record('editor', `c${i}`, [change('/f', text, [{ start: text.length, end: text.length, newText: `${i}` }])]);
       text += `${i}`;
     }
-    j.record('other', [change('/g', '', [{ start: 0, end: 0, newText: 'g' }])]);
+    j.record('editor', 'other', [change('/g', '', [{ start: 0, end: 0, newText: 'g' }])]);
     expect(j.depthOf('/f')).toBe(3);
     expect(j.depthOf('/g')).toBe(1);
     const seen: string[] = [];
@@ -67,10 +69,35 @@ describe('UndoJournal', () => {
   });
 
   it('a change that changed nothing is not recorded; a creation is, with no inverse edits', () => {
-    const j = new UndoJournal(() => 20);
-    j.record('noop', [change('/n', 'x', [])]);
+    const journal = new UndoJournal(() => 20);
+    const j = Object.assign(journal.viewFor('editor'), { record: journal.record.bind(journal) });
+    j.record('editor', 'noop', [change('/n', 'x', [])]);
     expect(j.latest()).toBeUndefined();
-    j.record('create', [change('/c', '', [{ start: 0, end: 0, newText: 'new' }], true)]);
+    j.record('editor', 'create', [change('/c', '', [{ start: 0, end: 0, newText: 'new' }], true)]);
     expect(j.latest()?.files[0]).toMatchObject({ created: true, inverse: [], afterLength: 3 });
+  });
+
+  it('each requester sees, counts and forgets only its own changes; undoDepth counts everyone\'s', () => {
+    const journal = new UndoJournal(() => 3);
+    const user = journal.viewFor('editor');
+    const agentA = journal.viewFor('agent:a');
+    const agentB = journal.viewFor('agent:b');
+    journal.record('editor', 'user1', [change('/f', 'x', [{ start: 0, end: 1, newText: 'u' }])]);
+    journal.record('agent:a', 'a1', [change('/f', 'u', [{ start: 0, end: 1, newText: 'a' }])]);
+    journal.record('agent:b', 'b1', [change('/g', 'g', [{ start: 0, end: 1, newText: 'b' }])]);
+    expect(user.latest()?.command).toBe('user1');
+    expect(agentA.latest()?.command).toBe('a1');
+    expect(agentA.latest('/g')).toBeUndefined();
+    expect(agentB.latest('/f')).toBeUndefined();
+    expect(user.depthOf('/f')).toBe(1);
+    expect(agentA.depthOf('/f')).toBe(1);
+    // Another requester's entry cannot be forgotten through a view.
+    agentB.forget(user.latest()!.seq, ['/f']);
+    expect(user.latest()?.command).toBe('user1');
+    // Three more agent changes to /f: the oldest change to /f (the user's) goes first.
+    for (let i = 2; i <= 4; i++) journal.record('agent:a', `a${i}`, [change('/f', 'a', [{ start: 0, end: 1, newText: 'a' + i }])]);
+    expect(user.latest()).toBeUndefined();
+    expect(agentA.depthOf('/f')).toBe(3);
+    expect(agentB.latest()?.command).toBe('b1');
   });
 });
