@@ -51,9 +51,9 @@ export interface AttachHandle {
   close(): void;
 }
 
-export function startAttachListener(deps: AttachListenerDeps): Promise<AttachHandle> {
+export async function startAttachListener(deps: AttachListenerDeps): Promise<AttachHandle> {
   // Records of processes that died without cleaning up (kill -9) go first.
-  liveRecords(deps.dir, deps.isProcessAlive);
+  await liveRecords(deps.dir, deps.isProcessAlive);
   const endpoint = endpointPath(deps.dir, deps.pid, deps.windows);
   const token = newToken();
   const startedAt = Date.now();

@@ -1,8 +1,11 @@
 // Discovery records: `<pid>.json` (mode 0600) in the runtime folder, one per editor-started editls —
 // pid, workspace folders (real paths), the editor's name, start time, the socket and the token.
-// Written atomically; records of dead processes are removed (with their sockets) when listed.
+// Written atomically; records of editls processes proven gone (their socket refuses connections)
+// are removed with their sockets when listed. A pid check alone proves nothing: across pid namespaces
+// (a sandboxed agent sharing the runtime folder) a live editor's pid looks dead.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -44,38 +47,74 @@ export function removeRecord(dir: string, pid: number, endpoint: string | undefi
   if (endpoint !== undefined && !endpoint.startsWith('\\\\')) rmSync(endpoint, { force: true });
 }
 
+/** How long a look at a record's socket may take: a live editls answers a connect at once, even busy (the kernel accepts it). */
+const PROBE_MS = 1000;
+
 /**
- * The records of live processes, newest first. A record whose pid is dead is removed with its socket
- * (a kill -9 leaves both behind); unreadable or malformed records are skipped.
+ * Whether an editls listens on `endpoint`: 'alive' when a connection is accepted, 'gone' when the
+ * socket refuses it (no listener: the process that made it has exited), 'unknown' otherwise (no
+ * socket file, a timeout, no permission): nothing is proven then.
  */
-export function liveRecords(dir: string, isAlive: (pid: number) => boolean): DiscoveryRecord[] {
+export function probeEndpoint(endpoint: string): Promise<'alive' | 'gone' | 'unknown'> {
+  return new Promise((resolve) => {
+    const socket = net.connect(endpoint);
+    const done = (answer: 'alive' | 'gone' | 'unknown') => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done('unknown'), PROBE_MS);
+    socket.once('connect', () => done('alive'));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'gone' : 'unknown'));
+  });
+}
+
+/**
+ * The records whose editls still listens, newest first. A record is removed (with its socket) only
+ * when its editls is proven gone: its socket refuses connections (a kill -9 leaves both behind), or,
+ * with no socket left to ask, its pid is dead too and the socket file is missing. A record that
+ * cannot be reached but is not proven gone is skipped and kept. Unreadable or malformed records are
+ * skipped; a socket whose record is gone is removed once it refuses connections.
+ */
+export async function liveRecords(dir: string, isAlive: (pid: number) => boolean): Promise<DiscoveryRecord[]> {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  const out: DiscoveryRecord[] = [];
+  const looks: Promise<DiscoveryRecord | undefined>[] = [];
   for (const name of names) {
     const m = /^(\d+)\.json$/.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
-    if (!isAlive(pid)) {
-      removeRecord(dir, pid, path.join(dir, `${pid}.sock`));
-      continue;
-    }
+    let record: DiscoveryRecord | undefined;
     try {
       const parsed = recordSchema.safeParse(JSON.parse(readFileSync(path.join(dir, name), 'utf8')));
-      if (parsed.success && parsed.data.pid === pid) out.push(parsed.data);
+      if (parsed.success && parsed.data.pid === pid) record = parsed.data;
     } catch {
       /* being written or not ours to read: skip */
     }
+    const endpoint = record?.endpoint ?? path.join(dir, `${pid}.sock`);
+    looks.push(
+      (endpoint.startsWith('\\\\') ? Promise.resolve(isAlive(pid) ? 'alive' : 'gone') : probeEndpoint(endpoint)).then((state) => {
+        const socketMissing = !endpoint.startsWith('\\\\') && !names.includes(path.basename(endpoint));
+        if (state === 'gone' || (state === 'unknown' && socketMissing && record !== undefined && !isAlive(pid))) {
+          removeRecord(dir, pid, endpoint);
+          return undefined;
+        }
+        return state === 'alive' ? record : undefined;
+      }),
+    );
   }
-  // A socket whose record is gone (a crash between the two removals) is litter too.
+  // A socket whose record is gone (a crash between the two removals) is litter once nobody listens.
   for (const name of names) {
     const m = /^(\d+)\.sock$/.exec(name);
-    if (m && !isAlive(Number(m[1]))) rmSync(path.join(dir, name), { force: true });
+    if (!m || names.includes(`${m[1]}.json`)) continue;
+    const socket = path.join(dir, name);
+    looks.push(probeEndpoint(socket).then((state) => (state === 'gone' && rmSync(socket, { force: true }), undefined)));
   }
+  const out = (await Promise.all(looks)).filter((r): r is DiscoveryRecord => r !== undefined);
   return out.sort((a, b) => b.startedAt - a.startedAt);
 }
 

@@ -9,8 +9,8 @@ export interface DiscoveryInputs extends RuntimeDirInputs {
   isProcessAlive: (pid: number) => boolean;
 }
 
-export function matchingEditors(inputs: DiscoveryInputs): DiscoveryRecord[] {
+export async function matchingEditors(inputs: DiscoveryInputs): Promise<DiscoveryRecord[]> {
   const dir = runtimeDirPath(inputs);
   if (unsafeReason(dir, inputs.uid) !== undefined) return [];
-  return liveRecords(dir, inputs.isProcessAlive).filter((r) => r.folders.some((f) => isInside(inputs.root, f)));
+  return (await liveRecords(dir, inputs.isProcessAlive)).filter((r) => r.folders.some((f) => isInside(inputs.root, f)));
 }

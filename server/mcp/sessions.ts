@@ -118,7 +118,7 @@ export class Sessions {
   }
 
   private async attach(): Promise<Session | undefined> {
-    for (const record of matchingEditors(this.options)) {
+    for (const record of await matchingEditors(this.options)) {
       const session = await this.connect(record).catch(() => undefined);
       if (session) return session;
     }
