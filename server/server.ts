@@ -41,6 +41,7 @@ import { codeAction } from './handlers/codeAction.js';
 import { negotiateEncoding } from './protocol/encoding.js';
 import { toResponseError } from './protocol/errors.js';
 import { fail } from './core/result.js';
+import { diffStat } from './core/edits/unifiedDiff.js';
 import { clientTraits, type ClientTraits } from './protocol/clientTraits.js';
 import { mergeSettings, SETTINGS_DEFAULTS, type Settings } from './settings.js';
 import { createContext, type RequestInfo, type ServerState } from './workspace/context.js';
@@ -284,14 +285,34 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     return reviewAgentCommand(
       {
         run,
+        discard: (id) => {
+          const now = agentState(agent);
+          const base = now instanceof ResponseError ? state() : now;
+          return executeCommand(createContext(base, { signal: new AbortController().signal }), { command: 'editls.discardPreview', arguments: [{ id }] });
+        },
         commandKind,
         ask: async (message, actions, signal) => {
+          // Cancelled ($/cancelRequest) when the review is over without its answer: a client may close the prompt.
           const source = new CancellationTokenSource();
-          signal.addEventListener('abort', () => source.cancel());
-          token.onCancellationRequested(() => source.cancel());
+          signal.addEventListener('abort', () => source.cancel(), { once: true });
           const answer = await connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message, actions: actions.map((title) => ({ title })) }, source.token);
           return answer?.title ?? null;
         },
+        previewEnded: (id) => previews.ended(id),
+        previewStat: (id) => {
+          const record = previews.get(id);
+          if (!record) return undefined;
+          let added = 0;
+          let removed = 0;
+          for (const c of record.changes) {
+            const stat = diffStat(c.created ? null : c.snapshot.text, c.newText, c.edits);
+            added += stat.added;
+            removed += stat.removed;
+          }
+          return { added, removed };
+        },
+        tellUser: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }),
+        signal: requestInfo(token, undefined).signal,
         undoTarget: async (args) => {
           const now = agentState(agent);
           if (now instanceof ResponseError) return undefined;

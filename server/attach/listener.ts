@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { createMessageConnection, StreamMessageReader, type CancellationToken } from 'vscode-languageserver/node';
+import { CancellationTokenSource, createMessageConnection, StreamMessageReader, type CancellationToken } from 'vscode-languageserver/node';
 import { FrameWriter } from '../protocol/frameWriter.js';
 import { attachRefused, methodNotServed } from '../protocol/errors.js';
 import { endpointPath, isInside, liveRecords, newToken, removeRecord, writeRecord, type DiscoveryRecord } from './records.js';
@@ -162,11 +162,25 @@ function serveConnection(deps: AttachListenerDeps, token: string, socket: net.So
       closeSoon();
       return attachRefused(`send ${ATTACH_METHOD} with the token first`);
     }
-    if (method === 'workspace/executeCommand' || method === 'workspace/symbol') return deps.serve(agent, method, params, cancel);
-    return methodNotServed(method);
+    if (method !== 'workspace/executeCommand' && method !== 'workspace/symbol') return methodNotServed(method);
+    // Cancelled by the agent ($/cancelRequest, e.g. its call timed out) or by its going away: a
+    // request waiting for the user (review) is withdrawn then, never applied later.
+    const source = new CancellationTokenSource();
+    inFlight.add(source);
+    const forward = cancel.onCancellationRequested(() => source.cancel());
+    if (closed) source.cancel();
+    return deps.serve(agent, method, params, source.token).finally(() => {
+      forward.dispose();
+      inFlight.delete(source);
+      source.dispose();
+    });
   });
+  const inFlight = new Set<CancellationTokenSource>();
+  let closed = false;
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
+    closed = true;
+    for (const source of inFlight) source.cancel();
     clearTimeout(handshake);
     conn.dispose();
     if (agent !== undefined) deps.log(`agent disconnected: ${agent.name}`);

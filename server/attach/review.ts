@@ -1,8 +1,12 @@
 // Review of agent edits (`agentEdits: "review"`): an agent's edit command runs as a preview (hint
 // diagnostics and Apply / Discard code actions in the editor), the file is shown, and the user is
-// asked with window/showMessageRequest; the call waits for the answer (at most reviewTimeoutMs) and
-// then applies the preview or discards it (`apply_rejected`). Nothing the agent passes skips it.
+// asked with window/showMessageRequest. The agent's answer is what happened in the editor: applied
+// (by the prompt, or by the preview's code action), discarded (either way), expired (the document
+// changed), not answered within reviewTimeoutMs, or withdrawn because the agent cancelled its call,
+// disconnected or exited — then the preview is discarded and a later answer to the prompt applies
+// nothing. Nothing the agent passes skips the review.
 import type { ExecuteCommandParams } from 'vscode-languageserver';
+import type { PreviewEnd } from '../commands/context.js';
 import { fail } from '../core/result.js';
 import { toResponseError } from '../protocol/errors.js';
 
@@ -12,6 +16,8 @@ const READ_ONLY = new Set(['editls.readFile', 'editls.searchFiles', 'editls.disc
 export interface ReviewDeps {
   /** Runs a command through the editor session's own executeCommand handler (same Context, locks, documents). */
   run: (params: ExecuteCommandParams) => Promise<unknown>;
+  /** Discards a preview whatever became of the agent's request (a withdrawn review still cleans up). */
+  discard: (previewId: string) => Promise<unknown>;
   /** previewable: the command takes `apply` (so `apply: "preview"`); other: it changes files without a
    *  preview (editls.undo); unknown: not a command (it fails on its own). */
   commandKind: (command: string) => 'previewable' | 'other' | 'unknown';
@@ -22,8 +28,16 @@ export interface ReviewDeps {
    * (e.g. "editls.edit src/a.ts"), or undefined when it has none (the undo then fails on its own).
    */
   undoTarget: (args: Record<string, unknown>) => Promise<string | undefined>;
+  /** Settles when the preview ends however it ends (the user's code actions included); undefined when it is gone. */
+  previewEnded: (id: string) => Promise<PreviewEnd> | undefined;
+  /** Lines the whole preview removes and adds (not counted from diffs cut for display). */
+  previewStat: (id: string) => { added: number; removed: number } | undefined;
   /** window/showDocument of the file, when the client supports it. */
   showDocument: (uri: string) => void;
+  /** A window/showMessage to the user (a prompt answered after the review was over). */
+  tellUser: (message: string) => void;
+  /** The agent's request: aborted when the agent cancels it, disconnects or exits. */
+  signal: AbortSignal;
   timeoutMs: number;
   log: (message: string) => void;
 }
@@ -36,6 +50,9 @@ interface PreviewReply {
   files?: { path: string; uri: string; diff: string }[];
 }
 
+/** How a wait for the user ended. */
+type Outcome = { kind: 'answer'; title: string | null } | { kind: 'ended'; end: PreviewEnd } | { kind: 'timeout' } | { kind: 'withdrawn' };
+
 export async function reviewAgentCommand(deps: ReviewDeps, params: ExecuteCommandParams, agent: string): Promise<unknown> {
   const raw = params.arguments?.[0];
   const args = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
@@ -46,13 +63,12 @@ export async function reviewAgentCommand(deps: ReviewDeps, params: ExecuteComman
     // No preview possible: ask before running, naming the change it reverts (the agent's own only).
     const target = await deps.undoTarget(args);
     if (target === undefined) return deps.run(params);
-    const answer = await askWithDeadline(deps, `Agent (${agent}) wants to undo its own last change (${target})`);
-    return answer === APPLY ? deps.run(params) : rejected(answer, `the undo of the agent's last change (${target})`, deps.timeoutMs);
+    const what = `the undo of the agent's last change (${target})`;
+    return confirmThenRun(deps, params, `Agent (${agent}) wants to undo its own last change (${target})`, what, undefined);
   }
   if (kind === 'other') {
     const what = typeof args.path === 'string' ? `${params.command} on ${args.path}` : params.command;
-    const answer = await askWithDeadline(deps, `Agent (${agent}) wants to run ${what}`);
-    return answer === APPLY ? deps.run(params) : rejected(answer, what, deps.timeoutMs);
+    return confirmThenRun(deps, params, `Agent (${agent}) wants to run ${what}`, what, undefined);
   }
   if (args.apply === 'preview') return deps.run(params);
   const preview = (await deps.run({ ...params, arguments: [{ ...args, apply: 'preview' }] })) as PreviewReply;
@@ -63,61 +79,93 @@ export async function reviewAgentCommand(deps: ReviewDeps, params: ExecuteComman
 
 /** An agent's editls.applyPreview of its own preview still needs the user's yes. */
 async function reviewExisting(deps: ReviewDeps, params: ExecuteCommandParams, args: Record<string, unknown>, agent: string): Promise<unknown> {
-  if (typeof args.id !== 'string') {
-    const what = typeof args.path === 'string' ? `the previews of ${args.path}` : 'previews';
-    const answer = await askWithDeadline(deps, `Agent (${agent}) wants to apply ${what}`);
-    return answer === APPLY ? deps.run(params) : rejected(answer, what, deps.timeoutMs);
-  }
-  const answer = await askWithDeadline(deps, `Agent (${agent}) wants to apply preview ${args.id}`);
-  if (answer === APPLY) return deps.run(params);
-  return rejected(answer, `preview ${args.id}`, deps.timeoutMs);
+  const what = typeof args.id === 'string' ? `preview ${args.id}` : typeof args.path === 'string' ? `the previews of ${args.path}` : 'previews';
+  return confirmThenRun(deps, params, `Agent (${agent}) wants to apply ${what}`, what, typeof args.id === 'string' ? args.id : undefined);
+}
+
+/** Asks, then runs the command on Apply; any other outcome answers why nothing was run. */
+async function confirmThenRun(deps: ReviewDeps, params: ExecuteCommandParams, message: string, what: string, previewId: string | undefined): Promise<unknown> {
+  const outcome = await waitForUser(deps, message, what, previewId);
+  if (outcome.kind === 'answer' && outcome.title === APPLY) return deps.run(params);
+  if (outcome.kind === 'ended') return ended(outcome.end, what);
+  return notApplied(outcome, what, deps.timeoutMs);
 }
 
 async function decide(deps: ReviewDeps, previewId: string, files: { path: string; uri: string; diff: string }[], apply: string, agent: string): Promise<unknown> {
   const first = files[0];
   if (first) deps.showDocument(first.uri);
-  const { added, removed } = countLines(files.map((f) => f.diff).join(''));
+  const { added, removed } = deps.previewStat(previewId) ?? { added: 0, removed: 0 };
   const target = files.length === 1 ? first!.path : `${files.length} files (${files.slice(0, 3).map((f) => f.path).join(', ')}${files.length > 3 ? ', …' : ''})`;
-  const answer = await askWithDeadline(deps, `Agent edit to ${target}: +${added} −${removed}`);
-  deps.log(`agent ${agent}: edit to ${target} ${answer === APPLY ? 'applied' : answer === null ? 'not answered' : 'discarded'} in review`);
-  if (answer === APPLY) return deps.run({ command: 'editls.applyPreview', arguments: [{ id: previewId, ...(apply === 'preview' ? {} : { apply }) }] });
-  await deps.run({ command: 'editls.discardPreview', arguments: [{ id: previewId }] });
-  return rejected(answer, `the agent edit to ${target}`, deps.timeoutMs);
+  const what = `the agent edit to ${target}`;
+  const outcome = await waitForUser(deps, `Agent edit to ${target}: +${added} −${removed}`, what, previewId);
+  deps.log(`agent ${agent}: edit to ${target} ${describe(outcome)} in review`);
+  if (outcome.kind === 'answer' && outcome.title === APPLY) return deps.run({ command: 'editls.applyPreview', arguments: [{ id: previewId, ...(apply === 'preview' ? {} : { apply }) }] });
+  if (outcome.kind === 'ended') return ended(outcome.end, what);
+  await deps.discard(previewId);
+  return notApplied(outcome, what, deps.timeoutMs);
 }
 
-/** The user's answer, or null on dismissal or when reviewTimeoutMs passes (the request is then cancelled). */
-async function askWithDeadline(deps: ReviewDeps, message: string): Promise<string | null> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), deps.timeoutMs);
-  });
-  try {
-    const answer = await Promise.race([deps.ask(message, [APPLY, DISCARD], controller.signal).catch(() => null), deadline]);
-    if (answer === 'timeout') {
-      controller.abort();
-      return TIMED_OUT;
-    }
-    return answer;
-  } finally {
-    clearTimeout(timer);
+/**
+ * Waits for the first of: the user's answer, the preview's end (the user applied or discarded it
+ * through a code action, or its document changed), the deadline, the agent's withdrawal. The prompt
+ * is cancelled when anything but its answer comes first; answered later with Apply, it tells the user
+ * that nothing was applied.
+ */
+async function waitForUser(deps: ReviewDeps, message: string, what: string, previewId: string | undefined): Promise<Outcome> {
+  if (deps.signal.aborted) return { kind: 'withdrawn' };
+  const prompt = new AbortController();
+  const cleanups: (() => void)[] = [];
+  let over = false;
+  const asked = deps.ask(message, [APPLY, DISCARD], prompt.signal).catch(() => null);
+  const waits: Promise<Outcome>[] = [
+    asked.then((title) => ({ kind: 'answer', title })),
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ kind: 'timeout' }), deps.timeoutMs);
+      cleanups.push(() => clearTimeout(timer));
+    }),
+    new Promise((resolve) => {
+      const withdraw = () => resolve({ kind: 'withdrawn' });
+      deps.signal.addEventListener('abort', withdraw, { once: true });
+      cleanups.push(() => deps.signal.removeEventListener('abort', withdraw));
+    }),
+  ];
+  const end = previewId === undefined ? undefined : deps.previewEnded(previewId);
+  if (end) waits.push(end.then((e) => ({ kind: 'ended', end: e })));
+  const outcome = await Promise.race(waits);
+  over = true;
+  for (const c of cleanups) c();
+  if (outcome.kind !== 'answer') {
+    prompt.abort();
+    void asked.then((title) => {
+      if (over && title === APPLY) deps.tellUser(`editls: ${what} is no longer waiting for review (${describe(outcome)}); nothing was applied`);
+    });
+  }
+  return outcome;
+}
+
+function describe(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'answer':
+      return outcome.title === APPLY ? 'applied' : outcome.title === null ? 'dismissed' : 'discarded';
+    case 'ended':
+      return outcome.end.how === 'expired' ? `expired: ${outcome.end.why}` : `${outcome.end.how} through its code action`;
+    case 'timeout':
+      return 'not answered in time';
+    case 'withdrawn':
+      return 'withdrawn: the agent cancelled its call or went away';
   }
 }
 
-const TIMED_OUT = '\u0000timeout';
-
-function rejected(answer: string | null, what: string, timeoutMs: number) {
-  const why = answer === TIMED_OUT ? `no answer in the editor within ${Math.round(timeoutMs / 1000)} s (reviewTimeoutMs)` : 'the user discarded it in the editor';
-  return toResponseError(fail('apply_rejected', `${what} was not applied: ${why}; nothing changed. Ask the user before trying again.`, { review: answer === TIMED_OUT ? 'timeout' : 'discarded' }));
+/** The preview ended outside the prompt: the agent hears exactly how. */
+function ended(end: PreviewEnd, what: string): unknown {
+  if (end.how === 'applied') return typeof end.value === 'object' && end.value !== null ? { ...end.value, review: 'applied by the user in the editor' } : end.value;
+  if (end.how === 'discarded') return toResponseError(fail('apply_rejected', `${what} was not applied: the user discarded it in the editor; nothing changed. Ask the user before trying again.`, { review: 'discarded' }));
+  return toResponseError(fail('stale', `${what} was not applied: ${end.why} while it waited for review; nothing changed. Read the file again before retrying.`, { review: 'expired' }));
 }
 
-function countLines(diff: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('+++') || line.startsWith('---')) continue;
-    if (line.startsWith('+')) added++;
-    else if (line.startsWith('-')) removed++;
-  }
-  return { added, removed };
+function notApplied(outcome: Outcome, what: string, timeoutMs: number) {
+  if (outcome.kind === 'withdrawn') return toResponseError(fail('cancelled', `${what} was withdrawn from review: the agent cancelled the call or went away; nothing changed`, { review: 'withdrawn' }));
+  const timedOut = outcome.kind === 'timeout';
+  const why = timedOut ? `no answer in the editor within ${Math.round(timeoutMs / 1000)} s (reviewTimeoutMs)` : 'the user discarded it in the editor';
+  return toResponseError(fail('apply_rejected', `${what} was not applied: ${why}; nothing changed. Ask the user before trying again.`, { review: timedOut ? 'timeout' : 'discarded' }));
 }

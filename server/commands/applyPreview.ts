@@ -75,25 +75,37 @@ export async function applyPreviews(ctx: Context, command: string, previews: rea
   }
   const ids = previews.map((p) => p.id);
   return ctx.withFiles([...groups.keys()], async () => {
-    const changes: PlannedChange[] = [];
-    for (const group of groups.values()) {
-      const change = await recheck(ctx, group);
-      if (!change.ok) {
-        if (change.kind === 'stale') ctx.previews.remove(ids);
-        return change;
-      }
-      changes.push(change.change);
+    const applying = ctx.previews.applying(ids);
+    try {
+      return await applyGroups(ctx, command, previews, groups, mode);
+    } finally {
+      applying.done();
     }
-    // Named in the journal (and undo's review prompt) after what the previews do, not after applying them.
-    const label = `${[...new Set(previews.map((p) => p.command))].join('+')} ${changes.map((c) => c.snapshot.resolved.relPath).join(', ')} (preview ${ids.join(', ')})`;
-    const outcome = await ctx.apply(changes, mode, { confirm: false, label });
-    if (!outcome.ok) {
-      if (outcome.kind === 'stale') ctx.previews.remove(ids);
-      return outcome;
-    }
-    ctx.previews.remove(ids);
-    return { ok: true as const, value: editResult(ctx, command, changes, outcome, { extra: { previewIds: ids } }) };
   });
+}
+
+/** Re-checks each file and applies the previews' combined changes; the previews end as applied, or as expired when their text moved on. */
+async function applyGroups(ctx: Context, command: string, previews: readonly PreviewRecord[], groups: Map<string, FileGroup>, mode: 'auto' | 'editor' | 'disk'): Promise<Result<{ value: EditResult }>> {
+  const ids = previews.map((p) => p.id);
+  const changes: PlannedChange[] = [];
+  for (const group of groups.values()) {
+    const change = await recheck(ctx, group);
+    if (!change.ok) {
+      if (change.kind === 'stale') ctx.previews.remove(ids, { how: 'expired', why: change.message });
+      return change;
+    }
+    changes.push(change.change);
+  }
+  // Named in the journal (and undo's review prompt) after what the previews do, not after applying them.
+  const label = `${[...new Set(previews.map((p) => p.command))].join('+')} ${changes.map((c) => c.snapshot.resolved.relPath).join(', ')} (preview ${ids.join(', ')})`;
+  const outcome = await ctx.apply(changes, mode, { confirm: false, label });
+  if (!outcome.ok) {
+    if (outcome.kind === 'stale') ctx.previews.remove(ids, { how: 'expired', why: outcome.message });
+    return outcome;
+  }
+  const value = editResult(ctx, command, changes, outcome, { extra: { previewIds: ids } });
+  ctx.previews.remove(ids, { how: 'applied', value });
+  return { ok: true as const, value };
 }
 
 /** Re-reads the file and rebuilds its change on the fresh snapshot, or fails stale when its text moved on. */

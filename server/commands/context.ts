@@ -139,6 +139,9 @@ export interface PreviewRecord {
   replacements: number;
 }
 
+/** How a preview ended: applied (with the result its applier got), discarded, or expired (its text moved on, or it was forgotten). */
+export type PreviewEnd = { how: 'applied'; value: unknown } | { how: 'discarded' } | { how: 'expired'; why: string };
+
 /** Implemented in server/workspace/previews.ts; publishes hint diagnostics for the ranges each preview would change. */
 export interface PreviewStore {
   /** Remembers a preview and returns its id. */
@@ -146,5 +149,13 @@ export interface PreviewStore {
   get(id: string): PreviewRecord | undefined;
   /** Live previews touching the file (absolute, realpath'd), oldest first. */
   touching(absPath: string): PreviewRecord[];
-  remove(ids: readonly string[]): void;
+  /**
+   * These previews are being applied: until `done`, changes to their documents (the apply's own)
+   * do not end them as out of date; the applier ends them with `remove`.
+   */
+  applying(ids: readonly string[]): { done(): void };
+  /** Ends these previews, saying how (anyone waiting on `ended` hears it). */
+  remove(ids: readonly string[], end: PreviewEnd): void;
+  /** Settles when the preview ends, however it ends; undefined when there is no such live preview. */
+  ended(id: string): Promise<PreviewEnd> | undefined;
 }

@@ -23,7 +23,7 @@ export const discardPreviewCommand: CommandDefinition<typeof args> = {
     const selected = await selectPreviews(ctx, a);
     if (!selected.ok) return selected;
     const ids = selected.previews.map((p) => p.id);
-    ctx.previews.remove(ids);
+    ctx.previews.remove(ids, { how: 'discarded' });
     const message = `editls.discardPreview: discarded preview${ids.length === 1 ? '' : 's'} ${ids.join(', ')}; nothing changed`;
     ctx.summarize(message);
     return { ok: true as const, value: { success: true, discarded: ids, message } };

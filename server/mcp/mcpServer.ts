@@ -46,15 +46,15 @@ export async function runMcpServer(options: McpOptions): Promise<{ closed: Promi
     annotations: { readOnlyHint: t.readOnly === true, destructiveHint: false },
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<ToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const tool = findTool(request.params.name);
     if (!tool) return { content: [{ type: 'text', text: `invalid_args: unknown tool "${request.params.name}"; editls serves ${TOOLS.map((t) => t.name).join(', ')}` }], isError: true };
     const args = { ...(tool.defaults ?? {}), ...(request.params.arguments ?? {}) };
     try {
       const outcome =
         typeof tool.command === 'string'
-          ? await sessionsFor().call('workspace/executeCommand', { command: tool.command, arguments: [args] })
-          : await sessionsFor().call(tool.command.method, { query: typeof args.query === 'string' ? args.query : '' });
+          ? await sessionsFor().call('workspace/executeCommand', { command: tool.command, arguments: [args] }, extra.signal)
+          : await sessionsFor().call(tool.command.method, { query: typeof args.query === 'string' ? args.query : '' }, extra.signal);
       return toToolResult(tool.name, outcome);
     } catch (error) {
       return { content: [{ type: 'text', text: `io_error: ${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` }], isError: true };

@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import {
+  CancellationTokenSource,
   createConnection,
   createMessageConnection,
   ProposedFeatures,
@@ -68,7 +69,8 @@ export class Sessions {
 
   constructor(private readonly options: SessionOptions) {}
 
-  async call(method: string, params: unknown): Promise<CallOutcome> {
+  /** `signal`: the agent's cancellation of the call (notifications/cancelled); it reaches the session as $/cancelRequest. */
+  async call(method: string, params: unknown, signal?: AbortSignal): Promise<CallOutcome> {
     const notes: string[] = [];
     // The agent's folder is its boundary, held since start: one replaced since (by a link, or moved
     // away) is refused before any session is made on it, attached or headless.
@@ -80,8 +82,17 @@ export class Sessions {
     const session = await this.ensure(notes);
     try {
       await session.ready;
-      const reply = await session.conn.sendRequest(method, params);
-      return { reply, session: info(session), notes };
+      const source = new CancellationTokenSource();
+      const cancel = () => source.cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      if (signal?.aborted) source.cancel();
+      try {
+        const reply = await session.conn.sendRequest(method, params, source.token);
+        return { reply, session: info(session), notes };
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+        source.dispose();
+      }
     } catch (error) {
       if (error instanceof ResponseError && !session.closed) return { reply: error, session: info(session), notes };
       // The connection went away mid-call: whether the edit landed is unknown.

@@ -2,7 +2,7 @@
 // they touch changes (or editls writes one of their files). It publishes hint diagnostics on the
 // ranges each live preview would change, and clears them when the preview goes.
 import type { Diagnostic } from 'vscode-languageserver';
-import type { PlannedChange, PreviewRecord, PreviewStore } from '../commands/context.js';
+import type { PlannedChange, PreviewEnd, PreviewRecord, PreviewStore } from '../commands/context.js';
 import type { PositionEncoding } from '../core/text/positions.js';
 import { previewDiagnostics } from '../protocol/previewProto.js';
 import { realpathOrSelf, uriToPath } from './paths.js';
@@ -28,10 +28,14 @@ interface Entry {
   size: number;
   /** Diagnostics per document URI, computed once when the preview is made. */
   diagnostics: Map<string, Diagnostic[]>;
+  /** Who waits to hear how it ends (a review of an agent's edit). */
+  waiting: ((end: PreviewEnd) => void)[];
 }
 
 export class Previews implements PreviewStore {
   private readonly entries = new Map<string, Entry>();
+  /** Previews being applied, with how many applies hold each: their own document changes do not end them. */
+  private readonly beingApplied = new Map<string, number>();
   private counter = 0;
   private totalSize = 0;
 
@@ -47,7 +51,7 @@ export class Previews implements PreviewStore {
       diagnostics.set(c.snapshot.uri, [...(diagnostics.get(c.snapshot.uri) ?? []), ...list]);
     }
     const size = changes.reduce((n, c) => n + c.snapshot.text.length + c.newText.length, 0);
-    this.entries.set(id, { record, diagnostics, size });
+    this.entries.set(id, { record, diagnostics, size, waiting: [] });
     this.totalSize += size;
     const limit = this.deps.max ?? MAX_PREVIEWS;
     const budget = this.deps.maxTextUnits ?? MAX_PREVIEW_TEXT_UNITS;
@@ -59,7 +63,9 @@ export class Previews implements PreviewStore {
       for (const uri of entry.diagnostics.keys()) touched.add(uri);
       this.entries.delete(oldest);
       this.totalSize -= entry.size;
-      this.deps.log(`preview ${oldest} forgotten: more than ${this.entries.size >= limit ? `${limit} previews` : 'the preview text budget'} pending`);
+      const why = `more than ${this.entries.size >= limit ? `${limit} previews` : 'the preview text budget'} pending`;
+      this.deps.log(`preview ${oldest} forgotten: ${why}`);
+      for (const hear of entry.waiting) hear({ how: 'expired', why: `it was forgotten (${why})` });
     }
     this.republish(touched);
     return id;
@@ -77,16 +83,40 @@ export class Previews implements PreviewStore {
     return [...this.entries.values()].map((e) => e.record);
   }
 
-  remove(ids: readonly string[]): void {
+  remove(ids: readonly string[], end: PreviewEnd): void {
     const touched = new Set<string>();
+    const heard: (() => void)[] = [];
     for (const id of ids) {
       const entry = this.entries.get(id);
       if (!entry) continue;
       for (const uri of entry.diagnostics.keys()) touched.add(uri);
       this.entries.delete(id);
       this.totalSize -= entry.size;
+      for (const hear of entry.waiting) heard.push(() => hear(end));
     }
     this.republish(touched);
+    for (const h of heard) h();
+  }
+
+  applying(ids: readonly string[]): { done(): void } {
+    for (const id of ids) this.beingApplied.set(id, (this.beingApplied.get(id) ?? 0) + 1);
+    let done = false;
+    return {
+      done: () => {
+        if (done) return;
+        done = true;
+        for (const id of ids) {
+          const n = (this.beingApplied.get(id) ?? 1) - 1;
+          if (n > 0) this.beingApplied.set(id, n);
+          else this.beingApplied.delete(id);
+        }
+      },
+    };
+  }
+
+  ended(id: string): Promise<PreviewEnd> | undefined {
+    const entry = this.entries.get(id);
+    return entry && new Promise((resolve) => entry.waiting.push(resolve));
   }
 
   /**
@@ -97,20 +127,20 @@ export class Previews implements PreviewStore {
     if (this.entries.size === 0) return;
     const absPath = pathOfUri(uri);
     const stale = [...this.entries.values()]
-      .filter((e) => e.record.changes.some((c) => (c.snapshot.uri === uri || c.snapshot.resolved.absPath === absPath) && baseText(c) !== text))
+      .filter((e) => !this.beingApplied.has(e.record.id) && e.record.changes.some((c) => (c.snapshot.uri === uri || c.snapshot.resolved.absPath === absPath) && baseText(c) !== text))
       .map((e) => e.record.id);
     if (stale.length > 0) {
       this.deps.log(`preview${stale.length === 1 ? '' : 's'} ${stale.join(', ')} dropped: ${uri} changed`);
-      this.remove(stale);
+      this.remove(stale, { how: 'expired', why: 'the document changed in the editor' });
     }
   }
 
-  /** editls itself changed these files (absolute, realpath'd): previews on them are out of date. */
+  /** editls itself changed these files (absolute, realpath'd): previews on them are out of date, except those being applied (their applier ends them). */
   filesChanged(absPaths: readonly string[]): void {
     if (this.entries.size === 0) return;
     const paths = new Set(absPaths);
-    const stale = [...this.entries.values()].filter((e) => e.record.changes.some((c) => paths.has(c.snapshot.resolved.absPath))).map((e) => e.record.id);
-    if (stale.length > 0) this.remove(stale);
+    const stale = [...this.entries.values()].filter((e) => !this.beingApplied.has(e.record.id) && e.record.changes.some((c) => paths.has(c.snapshot.resolved.absPath))).map((e) => e.record.id);
+    if (stale.length > 0) this.remove(stale, { how: 'expired', why: 'editls changed its files since' });
   }
 
   /** Publishes, for each URI, the diagnostics of every live preview touching it (an empty list clears). */

@@ -3,7 +3,7 @@
 // and the same checked with the real git apply and patch on a sample (CRLF, mixed, BOM, no final newline).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { unifiedDiff } from '../../server/core/edits/unifiedDiff.js';
+import { diffStat, unifiedDiff } from '../../server/core/edits/unifiedDiff.js';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
 import { computeEdit } from '../../server/core/edits/edit.js';
 import { computeStrReplace } from '../../server/core/edits/strReplace.js';
@@ -52,6 +52,9 @@ function diffOf(before: string | null, edits: SpanEdit[], context?: number): str
   const after = applySpanEdits(before ?? '', edits);
   const patch = unifiedDiff('src/x.ts', before, after, edits, context);
   if (patch !== '') expect(applyStrict(before ?? '', patch)).toBe(after);
+  // diffStat counts the diff's - and + lines without building it.
+  const body = patch.split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
+  expect(diffStat(before, after, edits)).toEqual({ added: body.filter((l) => l.startsWith('+')).length, removed: body.filter((l) => l.startsWith('-')).length });
   // Any change shows, even of line endings or the BOM only.
   expect(patch === '').toBe(before !== null && before === after);
   return patch;
@@ -168,6 +171,17 @@ describe('unifiedDiff: exact output', () => {
     const patch = unifiedDiff('f', before, r.newText, r.edits, 0);
     expect(patch).toBe('--- a/f\n+++ b/f\n@@ -2,0 +3 @@\n+x\r\n');
     expect(applyStrict(before, patch)).toBe(r.newText);
+  });
+});
+
+describe('diffStat', () => {
+  it('counts a 20,000-line change whole (a review prompt used to count the cut diff: +646 −646)', () => {
+    const before = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const edits: SpanEdit[] = [];
+    for (let at = before.indexOf('line'); at !== -1; at = before.indexOf('line', at + 1)) edits.push({ start: at, end: at + 4, newText: 'LINE' });
+    expect(diffStat(before, applySpanEdits(before, edits), edits)).toEqual({ added: 20_000, removed: 20_000 });
+    expect(diffStat(null, 'a\nb', [])).toEqual({ added: 2, removed: 0 });
+    expect(diffStat('same\n', 'same\n', [{ start: 0, end: 4, newText: 'same' }])).toEqual({ added: 0, removed: 0 });
   });
 });
 

@@ -11,6 +11,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { CAPS_VSCODE, TestClient, type ClientOptions } from '../helpers/lspClient.js';
 import { privateRuntimeDir, startMcp, type McpAgent } from '../helpers/mcpClient.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -110,12 +111,15 @@ describe('attached: edits land in the editor', () => {
 });
 
 describe('attached: review mode', () => {
-  async function reviewing(answer: (message: string) => string | null | Promise<string | null>, settings: Record<string, unknown> = {}) {
-    const s = await editorAndAgent({ 'r.txt': 'keep this\n' }, { initializationOptions: { agentEdits: 'review', ...settings }, capabilities: { ...CAPS_VSCODE, window: { ...(CAPS_VSCODE.window ?? {}), showDocument: { support: true } } } });
+  async function reviewing(answer: (message: string) => string | null | Promise<string | null>, settings: Record<string, unknown> = {}, files: Record<string, string> = { 'r.txt': 'keep this\n' }) {
+    const s = await editorAndAgent(files, { initializationOptions: { agentEdits: 'review', ...settings }, capabilities: { ...CAPS_VSCODE, window: { ...(CAPS_VSCODE.window ?? {}), showDocument: { support: true } } } });
     const asked: string[] = [];
     const shown: string[] = [];
-    s.editor.conn.onRequest('window/showMessageRequest', async (p: { message: string; actions: { title: string }[] }) => {
+    /** Prompts the server cancelled ($/cancelRequest), by their message. */
+    const cancelled: string[] = [];
+    s.editor.conn.onRequest('window/showMessageRequest', async (p: { message: string; actions: { title: string }[] }, token: { onCancellationRequested(f: () => void): unknown }) => {
       asked.push(p.message);
+      token.onCancellationRequested(() => cancelled.push(p.message));
       const title = await answer(p.message);
       return title === null ? null : { title };
     });
@@ -123,9 +127,98 @@ describe('attached: review mode', () => {
       shown.push(p.uri);
       return { success: true };
     });
-    await s.editor.open('r.txt', 'keep this\n');
-    return { ...s, asked, shown };
+    if ('r.txt' in files) await s.editor.open('r.txt', files['r.txt']);
+    return { ...s, asked, shown, cancelled };
   }
+
+  /** A prompt the test answers when it likes, and a way to see it was asked. */
+  function heldAnswer() {
+    let answer!: (title: string | null) => void;
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((r) => (asked = r));
+    const given = new Promise<string | null>((r) => (answer = r));
+    return { answer, wasAsked, prompt: () => (asked(), given) };
+  }
+
+  it('the agent cancels its call (its request timeout): the prompt is cancelled, the preview discarded, a later Apply applies nothing, and an approved retry lands once', async () => {
+    const held = heldAnswer();
+    let calls = 0;
+    const s = await reviewing(() => (++calls === 1 ? held.prompt() : 'Apply'));
+    const uri = s.editor.uri('r.txt');
+    const call = s.agent.client.callTool({ name: 'insert', arguments: { path: 'r.txt', insert_line: 0, new_str: 'added' } }, undefined, { timeout: 1500 });
+    await held.wasAsked;
+    await expect(call).rejects.toThrow(/timed out/i);
+    expect(await waitFor(() => s.cancelled.length === 1)).toBe(true);
+    expect(await waitFor(() => (s.editor.diagnostics.get(uri) ?? []).length === 0)).toBe(true);
+    held.answer('Apply');
+    expect(await waitFor(() => s.editor.messages.some((m) => /no longer waiting for review \(withdrawn/.test(m)))).toBe(true);
+    expect(s.editor.bufferText('r.txt')).toBe('keep this\n');
+    expect(s.editor.appliedEdits).toHaveLength(0);
+    // The agent's retry, approved, inserts the line once.
+    const retry = await s.agent.call('insert', { path: 'r.txt', insert_line: 0, new_str: 'added' });
+    expect(retry.isError).toBe(false);
+    expect(s.editor.bufferText('r.txt')).toBe('added\nkeep this\n');
+  });
+
+  it('the agent exits while its prompt is up: the review is withdrawn; Apply afterwards changes nothing', async () => {
+    const held = heldAnswer();
+    const s = await reviewing(held.prompt);
+    void s.agent.client.callTool({ name: 'edit', arguments: { file_path: 'r.txt', old_string: 'keep', new_string: 'changed' } }, undefined, { timeout: 60_000 }).catch(() => undefined);
+    await held.wasAsked;
+    process.kill(s.agent.pid, 'SIGKILL');
+    expect(await waitFor(() => s.cancelled.length === 1)).toBe(true);
+    held.answer('Apply');
+    expect(await waitFor(() => s.editor.messages.some((m) => /no longer waiting for review/.test(m)))).toBe(true);
+    expect(s.editor.bufferText('r.txt')).toBe('keep this\n');
+    expect(s.editor.appliedEdits).toHaveLength(0);
+  });
+
+  it('the user applies the preview through its code action, then dismisses the prompt: the agent is told it was applied', async () => {
+    const held = heldAnswer();
+    const s = await reviewing(held.prompt);
+    const call = s.agent.call('edit', { file_path: 'r.txt', old_string: 'keep', new_string: 'changed' });
+    await held.wasAsked;
+    await s.editor.exec('editls.applyPreview', { path: 'r.txt' });
+    const r = await call;
+    expect(r.isError).toBe(false);
+    expect(r.structured).toMatchObject({ success: true, applied: true, review: 'applied by the user in the editor' });
+    expect(s.editor.bufferText('r.txt')).toBe('changed this\n');
+    expect(await waitFor(() => s.cancelled.length === 1)).toBe(true);
+    held.answer(null);
+    expect(s.editor.appliedEdits).toHaveLength(1);
+  });
+
+  it('the user discards the preview through its code action: the agent is told at once, nothing changes', async () => {
+    const held = heldAnswer();
+    const s = await reviewing(held.prompt);
+    const call = s.agent.call('edit', { file_path: 'r.txt', old_string: 'keep', new_string: 'changed' });
+    await held.wasAsked;
+    await s.editor.exec('editls.discardPreview', { path: 'r.txt' });
+    const r = await call;
+    expect(r.text).toMatch(/^apply_rejected: the agent edit to r\.txt was not applied: the user discarded it/);
+    held.answer('Apply');
+    expect(await waitFor(() => s.editor.messages.some((m) => /no longer waiting for review/.test(m)))).toBe(true);
+    expect(s.editor.bufferText('r.txt')).toBe('keep this\n');
+  });
+
+  it('the user types in the document under review: the agent is told it expired (stale), nothing is applied', async () => {
+    const held = heldAnswer();
+    const s = await reviewing(held.prompt);
+    const call = s.agent.call('edit', { file_path: 'r.txt', old_string: 'keep', new_string: 'changed' });
+    await held.wasAsked;
+    await s.editor.type('r.txt', 'this', 'that');
+    const r = await call;
+    expect(r.text).toMatch(/^stale: the agent edit to r\.txt was not applied: the document changed in the editor while it waited for review/);
+    held.answer('Apply');
+    expect(s.editor.bufferText('r.txt')).toBe('keep that\n');
+  });
+
+  it('the prompt counts the whole change: +20000 −20000 for 20,000 changed lines', async () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const s = await reviewing(() => 'Discard', {}, { 'big.txt': big });
+    await s.agent.call('search_and_replace', { path: 'big.txt', search: 'line', replace: 'LINE' });
+    expect(s.asked).toEqual(['Agent edit to big.txt: +20000 −20000']);
+  });
 
   it('Apply: the user is asked ("Agent edit to r.txt: +1 −1"), the file shown, the preview hinted, then the edit lands', async () => {
     let diagnosticsWhileAsked = 0;

@@ -113,6 +113,23 @@ export function unifiedDiff(path: string, before: string | null, after: string, 
   return header + hunks(base, after, changes, context, limit - header.length);
 }
 
+/**
+ * How many lines `unifiedDiff` marks removed (`-`) and added (`+`), counted from the whole change
+ * without building the diff (a diff cut for display undercounts): what a review prompt shows.
+ */
+export function diffStat(before: string | null, after: string, edits: readonly SpanEdit[]): { added: number; removed: number } {
+  if (before === null) return { added: countLines(after, 0, after.length), removed: 0 };
+  const changes = [...edits].filter((e) => before.slice(e.start, e.end) !== e.newText).sort((a, b) => a.start - b.start || a.end - b.end);
+  if (changes.length === 0 || before === after) return { added: 0, removed: 0 };
+  let added = 0;
+  let removed = 0;
+  for (const b of changedBlocks(before, after, changes)) {
+    added += b.afterLines;
+    removed += b.lines;
+  }
+  return { added, removed };
+}
+
 /** The hunks (everything after the ---/+++ header). */
 function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number, limit: number): string {
   const blocks = changedBlocks(base, after, changes);
