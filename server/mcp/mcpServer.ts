@@ -3,11 +3,11 @@
 // Server is used so that editls's own command schemas validate the arguments: a bad argument is an
 // `invalid_args: …` tool result, as every other failure, never a protocol error.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { realpathSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
+import { LineTransport } from './lineTransport.js';
 import { toToolResult, type ToolResult } from './results.js';
 import { Sessions, type SessionOptions } from './sessions.js';
 import { findTool, TOOLS } from './tools.js';
@@ -55,12 +55,12 @@ export async function runMcpServer(options: McpOptions): Promise<{ closed: Promi
         typeof tool.command === 'string'
           ? await sessionsFor().call('workspace/executeCommand', { command: tool.command, arguments: [args] }, extra.signal)
           : await sessionsFor().call(tool.command.method, { query: typeof args.query === 'string' ? args.query : '' }, extra.signal);
-      return toToolResult(tool.name, outcome);
+      return toToolResult(tool.name, outcome, root);
     } catch (error) {
       return { content: [{ type: 'text', text: `io_error: ${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
     }
   });
-  const transport = new StdioServerTransport(options.stdin, options.stdout);
+  const transport = new LineTransport(options.stdin, options.stdout, options.log);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => {
       sessions?.dispose();

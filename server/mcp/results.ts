@@ -1,11 +1,20 @@
-// editls replies as MCP tool results: `content` is the one-line summary plus the unified diff (cut
-// at MAX_TEXT characters) or the tool's text (numbered lines, search layout, symbol list);
-// `structuredContent` is editls's result object (without the LSP WorkspaceEdit); a failure is
-// `isError: true` with text starting with its kind (`not_found: …`), never a protocol error.
+// editls replies as MCP tool results. `content` is what the model reads: a failure's kind first
+// (`not_found: …`), else the one-line summary plus the unified diff, or the tool's text (numbered
+// lines, search layout, symbol list), at most MAX_TEXT characters. `structuredContent` is compact and
+// bounded too (MAX_STRUCTURED characters of JSON), because some agents show the model that instead
+// of `content`: it opens with the same `text`, then editls's result fields without the LSP edit,
+// per-file diffs or long lists. Every reply fits the MCP stdio transport whatever the file sizes;
+// a large read pages (the note says which offset reads on).
+import path from 'node:path';
 import { ResponseError } from 'vscode-languageserver/node';
 import type { CallOutcome } from './sessions.js';
 
+/** The most characters of text a model reads of one result. */
 export const MAX_TEXT = 20_000;
+/** The most characters of JSON a result's structuredContent takes (its `text` and the small fields around it). */
+export const MAX_STRUCTURED = 32_000;
+/** Items of a list kept in structuredContent (files, symbols, failed replacements); the rest are counted. */
+const MAX_LIST = 50;
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -16,44 +25,72 @@ export interface ToolResult {
 
 const SYMBOL_KINDS = ['', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'];
 
-export function toToolResult(toolName: string, outcome: CallOutcome): ToolResult {
+/** `root`: the agent's folder, which symbol paths are shown relative to. */
+export function toToolResult(toolName: string, outcome: CallOutcome, root: string): ToolResult {
   const { reply, session } = outcome;
   const notes = [...outcome.notes];
   const sessionInfo = { ...session };
   if (reply instanceof ResponseError) {
     const data = (typeof reply.data === 'object' && reply.data !== null ? reply.data : {}) as Record<string, unknown>;
     const kind = typeof data.kind === 'string' ? data.kind : reply.code === -32602 ? 'invalid_args' : reply.code === -32800 ? 'cancelled' : 'io_error';
-    return error(kind, reply.message, notes, { ...data, kind, session: sessionInfo });
+    return error(kind, reply.message, notes, { ...data, session: sessionInfo });
   }
   if (typeof reply === 'object' && reply !== null && (reply as { lost?: unknown }).lost === true) {
-    return error('io_error', (reply as { message: string }).message, notes, { kind: 'io_error', session: sessionInfo });
+    return error('io_error', (reply as { message: string }).message, notes, { session: sessionInfo });
   }
   if (toolName === 'workspace_symbols') {
-    const symbols = Array.isArray(reply) ? (reply as SymbolInfo[]) : [];
-    const lines = symbols.map((s) => `${s.name}  ${SYMBOL_KINDS[s.kind] ?? s.kind}  ${relative(s.location.uri)}:${s.location.range.start.line + 1}:${s.location.range.start.character + 1}${s.containerName ? `  (in ${s.containerName})` : ''}`);
+    const all = Array.isArray(reply) ? (reply as SymbolInfo[]) : [];
+    const symbols = all.map((s) => ({
+      name: s.name,
+      kind: SYMBOL_KINDS[s.kind] ?? String(s.kind),
+      path: shown(s.location.uri, root),
+      line: s.location.range.start.line + 1,
+      column: s.location.range.start.character + 1,
+      ...(s.containerName ? { container: s.containerName } : {}),
+    }));
+    const lines = symbols.map((s) => `${s.name}  ${s.kind}  ${s.path}:${s.line}:${s.column}${s.container ? `  (in ${s.container})` : ''}`);
     const text = symbols.length === 0 ? 'No symbols found.' : `${symbols.length} symbol${symbols.length === 1 ? '' : 's'}:\n${lines.join('\n')}`;
-    return ok(cut(text), notes, { symbols, session: sessionInfo });
+    return ok(cut(text), notes, { count: symbols.length, symbols, session: sessionInfo });
   }
   const value = (typeof reply === 'object' && reply !== null ? reply : { value: reply }) as Record<string, unknown>;
-  const structured: Record<string, unknown> = { ...value, session: sessionInfo };
-  delete structured.edit;
-  if (Array.isArray(value.files)) structured.files = (value.files as Record<string, unknown>[]).map(({ diff: _diff, ...rest }) => rest);
   if (Array.isArray(value.notes)) notes.push(...(value.notes as string[]));
-  let text: string;
-  if (toolName === 'read_file') {
-    text = value.totalLines === 0 ? String(value.message) : cut(String(value.content ?? ''));
-    if (value.more === true || (value.truncatedLines as number) > 0) notes.push(String(value.message));
-  } else if (toolName === 'search_files') {
-    text = cut(String(value.text ?? value.message ?? ''));
-  } else {
-    const diff = typeof value.unifiedDiff === 'string' ? value.unifiedDiff : '';
-    if (diff.length > MAX_TEXT) {
-      structured.unifiedDiff = cut(diff);
-      structured.diffTruncated = true;
-    }
-    text = String(value.message ?? '') + (diff ? `\n\n${cut(diff).trimEnd()}` : '');
+  if (toolName === 'read_file') return readResult(value, notes, sessionInfo);
+  if (toolName === 'search_files') {
+    const { matches: _matches, text: layout, ...rest } = value;
+    return ok(cut(String(layout ?? value.message ?? '')), notes, { ...rest, session: sessionInfo });
   }
+  const { edit: _edit, unifiedDiff, files, ...rest } = value;
+  const diff = typeof unifiedDiff === 'string' ? unifiedDiff : '';
+  const text = String(value.message ?? '') + (diff ? `\n\n${cut(diff).trimEnd()}` : '');
+  const structured: Record<string, unknown> = { ...rest, session: sessionInfo };
+  if (Array.isArray(files)) structured.files = (files as Record<string, unknown>[]).map(({ diff: _diff, uri: _uri, ...file }) => file);
+  if (diff.length > MAX_TEXT) structured.diffTruncated = true;
   return ok(text, notes, structured);
+}
+
+/**
+ * read_file pages: the lines that fit MAX_TEXT whole, and a note with the offset that reads on. The
+ * command's own limit (2,000 lines, 2,000 characters each) can be 4 MB; a model reads 20,000.
+ */
+function readResult(value: Record<string, unknown>, notes: string[], session: Record<string, unknown>): ToolResult {
+  const content = String(value.content ?? '');
+  if (value.totalLines === 0) return ok(String(value.message), notes, { ...value, content: '', session });
+  let page = content;
+  let endLine = Number(value.endLine);
+  if (content.length > MAX_TEXT) {
+    const at = content.lastIndexOf('\n', MAX_TEXT);
+    page = at > 0 ? content.slice(0, at) : content.slice(0, MAX_TEXT);
+    endLine = Number(value.startLine) + (at > 0 ? countBreaks(page) : 0);
+    notes.push(`showing lines ${value.startLine}-${endLine} of ${value.totalLines} in ${value.path} (${MAX_TEXT} characters at most per read); read on with offset ${endLine + 1}`);
+  } else if (value.more === true || (value.truncatedLines as number) > 0) notes.push(String(value.message));
+  const more = endLine < Number(value.totalLines);
+  return ok(page, notes, { ...value, content: page, endLine, more, ...(more ? { nextOffset: endLine + 1 } : {}), session });
+}
+
+function countBreaks(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 interface SymbolInfo {
@@ -63,25 +100,68 @@ interface SymbolInfo {
   location: { uri: string; range: { start: { line: number; character: number } } };
 }
 
-function relative(uri: string): string {
-  return uri.startsWith('file://') ? decodeURIComponent(uri.slice('file://'.length)) : uri;
+/** A file URI as the agent names files: relative to its folder when inside it. */
+function shown(uri: string, root: string): string {
+  if (!uri.startsWith('file://')) return uri;
+  const abs = decodeURIComponent(uri.slice('file://'.length));
+  const rel = path.relative(root, abs);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : abs;
 }
 
 function withNotes(text: string, notes: string[]): string {
   return notes.length === 0 ? text : `${text}\n\n${notes.map((n) => `note: ${n}`).join('\n')}`;
 }
 
-function ok(text: string, notes: string[], structured: Record<string, unknown>): ToolResult {
-  return { content: [{ type: 'text', text: withNotes(text, notes) }], structuredContent: structured };
+function ok(text: string, notes: string[], fields: Record<string, unknown>): ToolResult {
+  const full = withNotes(text, notes);
+  return { content: [{ type: 'text', text: full }], structuredContent: bounded({ text: full, ...fields, ...(notes.length > 0 ? { notes } : {}) }) };
 }
 
-function error(kind: string, message: string, notes: string[], structured: Record<string, unknown>): ToolResult {
-  return { content: [{ type: 'text', text: withNotes(`${kind}: ${message}`, notes) }], structuredContent: { success: false, message, ...structured }, isError: true };
+function error(kind: string, message: string, notes: string[], fields: Record<string, unknown>): ToolResult {
+  const full = withNotes(`${kind}: ${message}`, notes);
+  return { content: [{ type: 'text', text: full }], structuredContent: bounded({ text: full, success: false, kind, message, ...fields }), isError: true };
+}
+
+/**
+ * structuredContent within MAX_STRUCTURED characters of JSON: long lists keep their first MAX_LIST
+ * items (and say how many there were), long strings are cut, and what still does not fit goes,
+ * largest field first, named in `omitted`. `text`, `success`, `kind` and `message` always stay.
+ */
+export function bounded(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v) && v.length > MAX_LIST) {
+      out[key] = v.slice(0, MAX_LIST);
+      out[`${key}Omitted`] = v.length - MAX_LIST;
+    } else if (typeof v === 'string' && v.length > MAX_TEXT) out[key] = cut(v);
+    else out[key] = v;
+  }
+  const keep = new Set(['text', 'success', 'kind', 'message', 'session']);
+  let size = JSON.stringify(out).length;
+  const omitted: string[] = [];
+  while (size > MAX_STRUCTURED) {
+    const [largest] = Object.keys(out)
+      .filter((k) => !keep.has(k))
+      .map((k) => [k, JSON.stringify(out[k])?.length ?? 0] as const)
+      .sort((a, b) => b[1] - a[1]);
+    if (!largest) {
+      // Only the kept fields are left: the text (already at most MAX_TEXT) is cut shorter.
+      out.text = String(out.text).slice(0, MAX_STRUCTURED / 4);
+      out.message = typeof out.message === 'string' ? out.message.slice(0, MAX_STRUCTURED / 4) : out.message;
+      break;
+    }
+    delete out[largest[0]];
+    omitted.push(largest[0]);
+    size = JSON.stringify({ ...out, omitted }).length;
+  }
+  if (omitted.length > 0) out.omitted = omitted;
+  return out;
 }
 
 /** Text within MAX_TEXT characters, cut at a line break with a notice. */
 export function cut(text: string): string {
   if (text.length <= MAX_TEXT) return text;
   const at = text.lastIndexOf('\n', MAX_TEXT);
-  return `${text.slice(0, at > 0 ? at : MAX_TEXT)}\n… cut at ${MAX_TEXT} characters (${text.length} in all); read_file shows the file`;
+  return `${text.slice(0, at > 0 ? at : MAX_TEXT)}\n… cut at ${MAX_TEXT} characters (${text.length} in all)`;
 }
