@@ -3,6 +3,7 @@
 // nowhere. Nothing of a command reaches disk when the editor refuses its part, and nothing is ever
 // written to disk under a document the editor has open.
 import { statSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
@@ -11,7 +12,7 @@ import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/co
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
 import type { Settings } from '../settings.js';
-import { writeFileAtomic, writeFilesAtomic, type BatchTimings, type BatchWrite } from './atomicWrite.js';
+import { writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from './atomicWrite.js';
 import { mapLimited } from './limited.js';
 import { encodeText, fileStamp, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -165,30 +166,71 @@ export async function applyChanges(
   // (Without an editor part no time passed since the check above; the writes check once more anyway.)
   if (editorIdx.length > 0) {
     const stale = await firstFailure(diskIdx, (i) => diskUnchanged(deps, changes[i]!));
-    if (stale) {
-      const reverted = await revertEditorPart(deps, changes, editorIdx, form, options.label);
-      return { ...stale, message: `${stale.message}; ${reverted}` };
-    }
+    if (stale) return withEditorReverted(deps, stale, changes, editorIdx, form, options.label, []);
   }
-  // Existing files go as one batch when there are several (temp files fsynced concurrently, folders once);
-  // files to create go one by one (exclusive, never replacing).
+  // 3. The disk part is all or nothing too: files to create first (each exclusive, never replacing),
+  //    then the existing files, as one batch when there are several (temp files fsynced concurrently,
+  //    folders once; a failure among its renames rolls the batch back). Any failure removes the files
+  //    created here and reverts the editor part; what could not be taken back is named (and journalled).
+  const toCreate = diskIdx.filter((i) => changes[i]!.created);
   const existing = diskIdx.filter((i) => !changes[i]!.created);
-  const batched = existing.length >= 2 ? new Set(existing) : new Set<number>();
+  const created: number[] = [];
+  const undoCreates = async (failure: Failure, holdingNew: number[]): Promise<Failure> => {
+    const left = [...holdingNew];
+    for (const i of created) if (!(await removeIfStillOurs(changes[i]!))) left.push(i);
+    return withEditorReverted(deps, failure, changes, editorIdx, form, options.label, left);
+  };
+  for (const i of toCreate) {
+    const written = await writeToDisk(deps, changes[i]!);
+    if (!written.ok) return undoCreates(written, []);
+    created.push(i);
+    notes.push(...written.notes);
+  }
   let diskTimings: ApplyOutcome['diskTimings'];
-  if (batched.size > 0) {
-    const written = await writeManyToDisk(deps, [...batched].map((i) => changes[i]!), diskOnly ? whileWriting : undefined);
-    if (!written.ok) return written;
+  if (existing.length >= 2) {
+    const written = await writeManyToDisk(deps, existing.map((i) => changes[i]!), diskOnly ? whileWriting : undefined);
+    if (!written.ok) return undoCreates(written, 'holdingNew' in written ? (written as BatchFailure).holdingNew.map((k) => existing[k]!) : []);
     notes.push(...written.notes);
     diskTimings = written.timings;
-  }
-  for (const i of diskIdx) {
-    if (batched.has(i)) continue;
-    const written = await writeToDisk(deps, changes[i]!);
-    if (!written.ok) return written;
+  } else if (existing.length === 1) {
+    const written = await writeToDisk(deps, changes[existing[0]!]!);
+    if (!written.ok) return undoCreates(written, []);
     notes.push(...written.notes);
   }
   built ??= buildReported();
   return { ok: true, via: routes, ...built.reported, notes, ...(diskTimings ? { diskTimings } : {}) };
+}
+
+/**
+ * A failure after part of the command was carried out: the editor part (if any) is reverted, and the
+ * failure says what still holds the new text: `data.partiallyApplied` (change indices: disk files
+ * the rollback could not restore, editor buffers the revert could not reach), which the caller
+ * journals so that editls.undo reverts exactly them.
+ */
+async function withEditorReverted(deps: ApplyDeps, failure: Failure, changes: readonly PlannedChange[], editorIdx: readonly number[], form: WorkspaceEditForm, label: string, diskLeft: readonly number[]): Promise<Failure> {
+  let message = failure.message;
+  const left = [...diskLeft];
+  if (editorIdx.length > 0) {
+    const reverted = await revertEditorPart(deps, changes, editorIdx, form, label);
+    message = `${message}; ${reverted.message}`;
+    left.push(...reverted.left);
+  } else if (diskLeft.length > 0 && !/editls\.undo reverts/.test(message)) {
+    message = `${message}; these still hold the new text: ${diskLeft.map((i) => changes[i]!.snapshot.resolved.relPath).join(', ')} (editls.undo reverts them)`;
+  }
+  return left.length === 0 ? { ...failure, message } : { ...failure, message, data: { ...(failure.data ?? {}), partiallyApplied: [...new Set(left)].sort((a, b) => a - b) } };
+}
+
+/** Removes a file this command created, if it still holds exactly what was written there; whether it is gone. */
+async function removeIfStillOurs(c: PlannedChange): Promise<boolean> {
+  const abs = c.snapshot.resolved.absPath;
+  try {
+    const now = await readFile(abs);
+    if (!now.equals(Buffer.from(c.newText, 'utf8'))) return false;
+    await unlink(abs);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /**
@@ -326,17 +368,19 @@ async function stampNow(c: PlannedChange): Promise<Result<{ stamp: string }>> {
  * Takes back an applied editor part after the disk part was refused: each open buffer that still holds
  * exactly what editls put there gets the inverse edit. Says what happened, for the error message.
  */
-async function revertEditorPart(deps: ApplyDeps, changes: readonly PlannedChange[], editorIdx: readonly number[], form: WorkspaceEditForm, label: string): Promise<string> {
+async function revertEditorPart(deps: ApplyDeps, changes: readonly PlannedChange[], editorIdx: readonly number[], form: WorkspaceEditForm, label: string): Promise<{ message: string; left: number[] }> {
   const back: DocumentChange[] = [];
-  const left: string[] = [];
+  const backIdx: number[] = [];
+  const left: number[] = [];
   for (const i of editorIdx) {
     const c = changes[i]!;
     const now = c.snapshot.source === 'editor' ? deps.documents.get(c.snapshot.uri) : undefined;
     if (!now || now.text !== c.newText) {
-      left.push(c.snapshot.resolved.relPath);
+      left.push(i);
       continue;
     }
     back.push({ uri: c.snapshot.uri, version: now.version, edits: toTextEdits(c.newText, inverseOf(c), deps.encoding), create: false });
+    backIdx.push(i);
   }
   if (back.length > 0) {
     // The command's own cancellation must not stop the revert; the deadline still holds.
@@ -350,11 +394,13 @@ async function revertEditorPart(deps: ApplyDeps, changes: readonly PlannedChange
       `${label} (reverted)`,
       buildWorkspaceEdit(back, { documentChanges: form.documentChanges }),
     );
-    if (answer.kind !== 'reply' || !answer.reply.applied) left.push(...back.map((b) => b.uri));
+    if (answer.kind !== 'reply' || !answer.reply.applied) left.push(...backIdx);
   }
-  return left.length === 0
-    ? 'the edits already made in the editor were reverted, so nothing changed'
-    : `the edits already made in the editor to ${left.join(', ')} could not be reverted: undo them there (one undo step)`;
+  const names = left.map((i) => changes[i]!.snapshot.resolved.relPath).join(', ');
+  return {
+    message: left.length === 0 ? 'the edits already made in the editor were reverted' : `the edits already made in the editor to ${names} could not be reverted: undo them there (one undo step)`,
+    left,
+  };
 }
 
 /** Span edits that turn c.newText back into c.snapshot.text. */
@@ -384,7 +430,7 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
 }
 
 /** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
-async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], whileSyncing?: () => void): Promise<Result<{ notes: string[]; timings?: BatchTimings }>> {
+async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], whileSyncing?: () => void): Promise<Result<{ notes: string[]; timings?: BatchTimings }> | BatchFailure> {
   for (const c of cs) {
     if (deps.documents.getByPath(c.snapshot.resolved.absPath)) {
       return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);

@@ -5,7 +5,7 @@
 // which wait on the disk, go through the threadpool, all of a batch at once.
 
 import { randomBytes } from 'node:crypto';
-import { accessSync, close, closeSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, openSync, renameSync, writeSync, type BigIntStats } from 'node:fs';
+import { accessSync, close, closeSync, readdirSync, readFileSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, openSync, renameSync, writeSync, type BigIntStats } from 'node:fs';
 import { copyFile, link, open, readdir, unlink, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../core/result.js';
@@ -212,7 +212,7 @@ async function syncStaged(s: Staged): Promise<Result<{}>> {
  * returned open, for the look after (verifyReplaced); the caller fsyncs the folder (durability) before
  * that look, so a writer that opened the file just before the rename has that long to land its write.
  */
-function publish(s: Staged): Result<{ original?: number; before?: BigIntStats }> {
+function publish(s: Staged): Result<{ original?: number; before?: BigIntStats; stamp: string }> {
   const target = s.folder.at(s.name);
   let original: number | undefined;
   if (s.existing) {
@@ -234,7 +234,9 @@ function publish(s: Staged): Result<{ original?: number; before?: BigIntStats }>
     }
     renameSync(s.tempPath, target);
     s.tempCreated = false;
-    return { ok: true, ...(original !== undefined ? { original } : {}), ...(before ? { before } : {}) };
+    // The file as the rename left it (the rename changes its ctime): a rollback replaces only this.
+    const stamp = fileStamp(lstatSync(target, { bigint: true }));
+    return { ok: true, ...(original !== undefined ? { original } : {}), ...(before ? { before } : {}), stamp };
   } catch (err) {
     if (original !== undefined) closeQuietly(original);
     throw err;
@@ -333,15 +335,46 @@ function rememberOwnWrite(st: BigIntStats): void {
 /** Batches up to this size keep each temp file open from its write to its fsync. */
 const KEEP_OPEN_MAX = 256;
 
+/**
+ * Files renamed before their folders are fsynced and the replaced files looked at (which closes them):
+ * a batch holds at most this many replaced files open, whatever its size (a batch of 20,000 held them
+ * all, and ran out of descriptors at the usual limit of 1,024); fewer when the descriptor limit is low
+ * (descriptorBudget).
+ */
+const PUBLISH_WINDOW = 256;
+
 /** fsyncs (and folder fsyncs, looks after the rename) in flight at once in a batch. */
 const FSYNC_CONCURRENCY = 64;
 
 /**
- * Writes many existing files, each atomically, as one step: every temp file is written, then every
- * one fsynced (16 at a time each), before any is published, so a refusal found then (a file changed, read-only, a
- * folder moved) writes nothing; then each is renamed after its last check, each folder fsynced once,
- * and each replaced file looked at once more. A file found changed in the microseconds between its
- * last check and its rename stops the batch there: the files before it are written (`written`).
+ * How many descriptors a batch may hold at once: half of what the process may still open (its soft
+ * RLIMIT_NOFILE, read from /proc/self/limits, less what is open now), at most 256 and at least 8.
+ * Elsewhere than Linux: 256.
+ */
+function descriptorBudget(): number {
+  if (process.platform !== 'linux') return PUBLISH_WINDOW;
+  try {
+    const limit = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    if (limit === undefined) return PUBLISH_WINDOW;
+    const free = Number(limit) - readdirSync('/proc/self/fd').length;
+    return Math.max(8, Math.min(PUBLISH_WINDOW, Math.floor(free / 2)));
+  } catch {
+    return PUBLISH_WINDOW;
+  }
+}
+
+/** A batch that failed: `holdingNew` lists the items (indices) whose file holds the new data, none when everything was rolled back. */
+export type BatchFailure = Failure & { holdingNew: number[] };
+
+/**
+ * Writes many existing files, each atomically, as one step, all or nothing: every temp file is
+ * written, then every one fsynced, before any is published, so a refusal found then (a file changed,
+ * read-only or immutable, a folder moved, a full disk) writes nothing. Then each is renamed after its
+ * last check, PUBLISH_WINDOW at a time (folders fsynced and replaced files looked at after each
+ * window). A failure among the renames (a file changed or swapped in the microseconds before its
+ * rename, a rename refused) rolls back every file already renamed to its exact bytes, mode and owner
+ * (the bytes as read, `expect.bytes()`); a file that cannot be rolled back (changed again since,
+ * or the disk refuses) is named in the message and in `holdingNew`.
  */
 export async function writeFilesAtomic(
   items: readonly BatchWrite[],
@@ -349,24 +382,27 @@ export async function writeFilesAtomic(
     /** The caller's CPU work, run once every fsync is in flight (the main thread would only wait meanwhile). */
     whileSyncing?: () => void;
   } = {},
-): Promise<Result<AtomicWriteOutcome & { written: number; timings: BatchTimings }> | (Failure & { written?: number })> {
+): Promise<({ ok: true } & AtomicWriteOutcome & { written: number; timings: BatchTimings }) | BatchFailure> {
   const started = performance.now();
   const folders = new Map<string, PinnedFolder>();
   const staged: (Staged | undefined)[] = new Array(items.length);
+  const none = (f: Failure): BatchFailure => ({ ...f, holdingNew: [] });
   try {
     for (const item of items) {
       const dir = path.dirname(item.absPath);
       if (folders.has(dir)) continue;
       // Without folder creation pinFolder is synchronous calls (pinFolderSync) and a message on failure.
       const pinned = await pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
-      if (!pinned.ok) return pinned;
+      if (!pinned.ok) return none(pinned);
       folders.set(dir, pinned.folder);
     }
     // Descriptors stay open from the write to the fsync, unless a batch is so large that it could run out of them.
-    const keepOpen = items.length <= KEEP_OPEN_MAX;
+    const budget = descriptorBudget();
+    const keepOpen = items.length <= Math.min(KEEP_OPEN_MAX, budget);
+    const concurrency = Math.min(FSYNC_CONCURRENCY, budget);
     for (const [i, item] of items.entries()) {
       const r = stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), item.data, item.displayPath, item.options, keepOpen);
-      if (!r.ok) return r;
+      if (!r.ok) return none(r);
       staged[i] = r.staged;
       await breathe();
     }
@@ -374,7 +410,7 @@ export async function writeFilesAtomic(
     // Every temp file durable before any is published: all fsyncs in flight at once (the file system
     // commits concurrent ones together).
     // (With descriptors kept open, every fsync is queued at once: the caller's work then runs while they go.)
-    const syncing = mapLimited(staged, keepOpen ? staged.length : FSYNC_CONCURRENCY, (st) => syncStaged(st!));
+    const syncing = mapLimited(staged, keepOpen ? staged.length : concurrency, (st) => syncStaged(st!));
     try {
       options.whileSyncing?.();
     } catch {
@@ -382,37 +418,50 @@ export async function writeFilesAtomic(
     }
     const synced = await syncing;
     const unsynced = synced.find((r): r is Failure => !r.ok);
-    if (unsynced) return unsynced;
+    if (unsynced) return none(unsynced);
     const fsynced = performance.now();
-    const published: { s: Staged; original?: number; before?: BigIntStats }[] = [];
-    let stopped: Failure | undefined;
-    for (const s of staged) {
-      let r: Result<{ original?: number; before?: BigIntStats }>;
-      try {
-        r = publish(s!);
-      } catch (err) {
-        r = ioError(`cannot write ${s!.displayPath}`, s!.displayPath, err);
-      }
-      if (!r.ok) {
-        stopped = r;
-        break;
-      }
-      published.push({ s: s!, ...(r.original !== undefined ? { original: r.original } : {}), ...(r.before ? { before: r.before } : {}) });
-      await breathe();
-    }
-    await mapLimited([...folders.values()], FSYNC_CONCURRENCY, (folder) => folder.sync());
+    const published: Published[] = [];
     const notes: string[] = [];
+    let stopped: Failure | undefined;
     let verifyFailure: Failure | undefined;
-    const verified = await mapLimited(published, FSYNC_CONCURRENCY, (p) => verifyReplaced(p.s, p.original, p.before));
-    for (const v of verified) {
-      if (v.ok) notes.push(...v.notes);
-      else verifyFailure ??= v;
+    for (let from = 0; from < staged.length && !stopped; from += budget) {
+      const window: { s: Staged; original?: number; before?: BigIntStats }[] = [];
+      for (let i = from; i < Math.min(from + budget, staged.length); i++) {
+        const s = staged[i]!;
+        let r: Result<{ original?: number; before?: BigIntStats; stamp: string }>;
+        try {
+          r = publish(s);
+        } catch (err) {
+          r = ioError(`cannot write ${s.displayPath}`, s.displayPath, err);
+        }
+        if (!r.ok) {
+          stopped = r;
+          break;
+        }
+        window.push({ s, ...(r.original !== undefined ? { original: r.original } : {}), ...(r.before ? { before: r.before } : {}) });
+        published.push({ index: i, s, stamp: r.stamp });
+        await breathe();
+      }
+      // The renames made durable, then the replaced files looked at once more (and closed).
+      await mapLimited([...new Set(window.map((w) => w.s.folder))], concurrency, (folder) => folder.sync());
+      const verified = await mapLimited(window, concurrency, (p) => verifyReplaced(p.s, p.original, p.before));
+      for (const v of verified) {
+        if (v.ok) notes.push(...v.notes);
+        else verifyFailure ??= v;
+      }
     }
     if (stopped) {
-      const written = published.length;
-      return { ...stopped, message: written > 0 ? `${stopped.message} (${written} other file${written === 1 ? ' was' : 's were'} already written)` : stopped.message, written };
+      if (published.length === 0) return none(stopped);
+      const kept = await rollBack(published, items, folders);
+      const n = published.length;
+      const message =
+        kept.length === 0
+          ? `${stopped.message}; the ${n} file${n === 1 ? '' : 's'} already replaced ${n === 1 ? 'was' : 'were'} restored to ${n === 1 ? 'its' : 'their'} exact bytes, so nothing changed`
+          : `${stopped.message}; of the ${n} file${n === 1 ? '' : 's'} already replaced, ${kept.length} could not be restored and hold${kept.length === 1 ? 's' : ''} the new text: ${kept.map((k) => `${items[k.index]!.displayPath} (${k.why})`).join('; ')}; editls.undo reverts ${kept.length === 1 ? 'it' : 'them'}`;
+      return { ...stopped, message, holdingNew: kept.map((k) => k.index) };
     }
-    if (verifyFailure) return { ...verifyFailure, written: published.length };
+    // The edit is on disk, but another program's change to a file went to the replaced copy: reported, all written.
+    if (verifyFailure) return { ...verifyFailure, holdingNew: items.map((_, i) => i) };
     const done = performance.now();
     return {
       ok: true,
@@ -426,19 +475,80 @@ export async function writeFilesAtomic(
   }
 }
 
+/** A file the batch renamed into place: its item, and the stamp it had right after the rename. */
+interface Published {
+  index: number;
+  s: Staged;
+  stamp: string;
+}
+
+/**
+ * Puts the bytes back that each published file held before (as read: `expect.bytes()`), with its
+ * mode and owner, through the same atomic path: a temp file, fsynced, renamed over the file, but only
+ * while the file still is exactly what the batch wrote (a later change by someone else is kept, and
+ * reported). Returns the files that could not be restored, and why.
+ */
+async function rollBack(published: readonly Published[], items: readonly BatchWrite[], folders: Map<string, PinnedFolder>): Promise<{ index: number; why: string }[]> {
+  const kept: { index: number; why: string }[] = [];
+  for (const p of [...published].reverse()) {
+    const item = items[p.index]!;
+    const bytes = item.options.expect?.bytes();
+    if (!bytes) {
+      kept.push({ index: p.index, why: 'its old bytes were not kept' });
+      continue;
+    }
+    const mode = p.s.existing ? Number(p.s.existing.mode) & 0o7777 : item.options.mode;
+    const staged = stage(p.s.folder, p.s.name, bytes, item.displayPath, { ...(mode !== undefined ? { mode } : {}), expect: { stamp: p.stamp, bytes: () => item.data } });
+    if (!staged.ok) {
+      kept.push({ index: p.index, why: staged.kind === 'stale' ? 'it changed again since editls wrote it' : staged.message });
+      continue;
+    }
+    const back = staged.staged;
+    // The original owner, which `stage` takes from the file it replaces (editls's own write, chowned to it).
+    try {
+      const synced = await syncStaged(back);
+      if (!synced.ok) {
+        kept.push({ index: p.index, why: synced.message });
+        continue;
+      }
+      let r: Result<{ original?: number; before?: BigIntStats; stamp: string }>;
+      try {
+        r = publish(back);
+      } catch (err) {
+        r = ioError(`cannot restore ${item.displayPath}`, item.displayPath, err);
+      }
+      if (!r.ok) {
+        kept.push({ index: p.index, why: r.kind === 'stale' ? 'it changed again since editls wrote it' : r.message });
+        continue;
+      }
+      if (r.original !== undefined) close(r.original, () => undefined);
+    } finally {
+      discard(back);
+    }
+  }
+  await mapLimited([...folders.values()], FSYNC_CONCURRENCY, (folder) => folder.sync());
+  return kept.reverse();
+}
+
 /**
  * A file the user could not write in place is not replaced either (the folder being writable would
  * allow it), and a file whose owner could not be kept is refused rather than taken over.
  */
 function permissionProblem(target: string, st: BigIntStats, displayPath: string): Failure | undefined {
-  // Root may write any file (a read-only file system fails the temp file's creation instead).
+  // Root may write any file, but not an immutable one (chattr +i): access() says EPERM then, to root too.
   const uid = process.geteuid?.();
-  if (uid === 0) return undefined;
   try {
     accessSync(target, constants.W_OK);
   } catch (err) {
     const code = errnoCode(err);
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    if (code === 'EPERM') {
+      return fail('io_error', `cannot write ${displayPath}: it is immutable or append-only (EPERM; see lsattr); remove the attribute (chattr -i / -a) or edit it another way`, {
+        path: displayPath,
+        code,
+        reason: 'immutable',
+      });
+    }
+    if (code === 'EACCES' || code === 'EROFS') {
       return fail('io_error', `cannot write ${displayPath}: it is read-only for you (mode ${(Number(st.mode) & 0o7777).toString(8).padStart(4, '0')}, ${code}); make it writable (chmod u+w) or edit it another way`, {
         path: displayPath,
         code,
@@ -446,7 +556,7 @@ function permissionProblem(target: string, st: BigIntStats, displayPath: string)
       });
     }
   }
-  if (uid !== undefined && BigInt(uid) !== st.uid) {
+  if (uid !== undefined && uid !== 0 && BigInt(uid) !== st.uid) {
     return fail('io_error', `cannot write ${displayPath}: it belongs to uid ${st.uid}, and replacing it would make it yours (only root can keep another owner); edit it as its owner`, {
       path: displayPath,
       reason: 'owner',

@@ -81,14 +81,18 @@ export function createContext(state: ServerState, request: RequestInfo): Context
         mode,
         options,
       );
-      // Previews computed on these files are out of date once editls changed them.
-      if (outcome.ok && mode !== 'preview') {
-        state.previews.filesChanged(changes.map((c) => c.snapshot.resolved.absPath));
+      // Previews computed on these files are out of date once editls changed them. A command that
+      // failed half-way (a rollback that could not finish) journals the files that hold its text, so
+      // that editls.undo reverts exactly them.
+      const partial = outcome.ok ? undefined : (outcome.data?.partiallyApplied as number[] | undefined);
+      const applied = outcome.ok ? changes : partial?.map((i) => changes[i]!);
+      if (applied && applied.length > 0 && mode !== 'preview') {
+        state.previews.filesChanged(applied.map((c) => c.snapshot.resolved.absPath));
         if (options.record !== false) {
           state.journal.record(
             state.requester,
             options.label,
-            changes.map((c) => ({
+            applied.map((c) => ({
               absPath: c.snapshot.resolved.absPath,
               relPath: c.snapshot.resolved.relPath,
               uri: c.snapshot.uri,
@@ -100,6 +104,8 @@ export function createContext(state: ServerState, request: RequestInfo): Context
           );
         }
       }
+      // Named for the requester by path (data.partiallyApplied): the files that hold the new text.
+      if (!outcome.ok && partial) return { ...outcome, data: { ...outcome.data, partiallyApplied: partial.map((i) => changes[i]!.snapshot.resolved.relPath) } };
       return outcome;
     },
     journal: state.journal.viewFor(state.requester),

@@ -55,7 +55,7 @@ describe('crash safety', () => {
       else torn++;
       tempsLeftByKill += temps().length;
       client = await TestClient.start({ root: ws.root, initializationOptions: { maxFileSize: 64 * 1024 * 1024 } });
-      const clean = await waitFor(() => temps().length === 0, 3000, 25);
+      const clean = await waitFor(() => temps().length === 0);
       if (!clean) strayAfterRestart++;
     }
     await client.shutdown();

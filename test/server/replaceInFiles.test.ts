@@ -4,11 +4,13 @@
 // file_pattern, max_files, all-or-nothing (editor refusal, a file changed meanwhile), previews, undo
 // of the whole command, progress, and 1,000 files.
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
-import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE } from '../helpers/lspClient.js';
+import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
 
 const { cleanups, setup, start } = serverFixture();
@@ -148,6 +150,54 @@ describe('all or nothing', () => {
     expect(client.bufferText('open.txt')).toBe('foo\n');
     expect(ws.read('a.txt')).toBe('foo a\n');
     expect(ws.read('b.txt')).toBe('foo b changed by another program\n');
+  });
+
+  const root = process.platform === 'linux' && process.geteuid?.() === 0;
+
+  it.runIf(root)('an immutable file (chattr +i) fails the disk part before anything is written; the editor part is reverted; nothing to undo', async () => {
+    const ws = setup({ 'open.txt': 'foo\n', 'a.txt': 'foo a\n', 'b.txt': 'foo b\n', 'c.txt': 'foo c\n' });
+    const client = await start(ws, {
+      applyBehavior: async (params) => {
+        execFileSync('chattr', ['+i', ws.file('b.txt')]);
+        return client.applyStrict(params);
+      },
+    });
+    cleanups.push(() => execFileSync('chattr', ['-i', ws.file('b.txt')]));
+    await client.open('open.txt');
+    const err = await client.execError(RIF, { search: 'foo', replace: 'bar' });
+    expect(err.message).toMatch(/b\.txt.*(immutable|changed on disk).*the edits already made in the editor were reverted/);
+    expect(err.data.partiallyApplied).toBeUndefined();
+    expect(client.bufferText('open.txt')).toBe('foo\n');
+    expect([ws.read('a.txt'), ws.read('b.txt'), ws.read('c.txt')]).toEqual(['foo a\n', 'foo b\n', 'foo c\n']);
+    expect((await client.execError('editls.undo', {})).data.kind).toBe('no_change');
+  });
+
+  it.runIf(root)('a full disk (the workspace on a 1 MiB tmpfs): nothing written, the editor part reverted, no temp file left', async () => {
+    const mnt = mkdtempSync(path.join(os.tmpdir(), 'editls-full-ws-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]);
+    cleanups.push(() => (execFileSync('umount', [mnt]), rmSync(mnt, { recursive: true, force: true })));
+    for (let i = 0; i < 6; i++) writeFileSync(path.join(mnt, `f${i}.txt`), `${'x'.repeat(100_000)}\n`);
+    writeFileSync(path.join(mnt, 'open.txt'), 'x\n');
+    const client = await TestClient.start({ root: mnt });
+    cleanups.push(() => client.shutdown());
+    await client.open('open.txt');
+    const err = await client.execError(RIF, { search: 'x', replace: 'yy' });
+    expect(err.message).toMatch(/ENOSPC.*the edits already made in the editor were reverted/);
+    expect(client.bufferText('open.txt')).toBe('x\n');
+    expect(readdirSync(mnt).sort()).toEqual(['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt', 'f5.txt', 'open.txt']);
+    for (let i = 0; i < 6; i++) expect(readFileSync(path.join(mnt, `f${i}.txt`), 'utf8')).toBe(`${'x'.repeat(100_000)}\n`);
+  });
+
+  it.runIf(process.platform === 'linux')('under a descriptor limit of 256 (prlimit), 600 files are replaced and one undo reverts them', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) files[`d${i % 3}/f${i}.txt`] = `foo ${i}\r\n`;
+    const ws = setup(files);
+    const client = await start(ws, { runAs: ['prlimit', '--nofile=256:256'] });
+    const r = await client.exec(RIF, { search: 'foo', replace: 'bar' });
+    expect(r.filesChanged).toBe(600);
+    for (let i = 0; i < 600; i += 97) expect(ws.read(`d${i % 3}/f${i}.txt`)).toBe(`bar ${i}\r\n`);
+    await client.exec('editls.undo', {});
+    for (let i = 0; i < 600; i += 97) expect(ws.read(`d${i % 3}/f${i}.txt`)).toBe(`foo ${i}\r\n`);
   });
 
   it('more changed files than max_files is too_large, nothing applied, also for a preview', async () => {

@@ -1,11 +1,16 @@
 // writeFilesAtomic (the batch behind multi-file commands) on a real filesystem: modes and owners kept,
-// a stale file or a moved folder refuses the whole batch before anything is renamed, no temp file and
-// no descriptor left behind, and the event loop keeps turning while its synchronous steps run.
+// a stale file or a moved folder refuses the whole batch before anything is renamed, a failure among
+// the renames (a file changed, swapped for a link or made immutable after its temp file was written)
+// rolls every renamed file back to its exact bytes and mode, a rollback that cannot finish names what
+// holds the new text, a full disk writes nothing, descriptors stay bounded, no temp file and no
+// descriptor left behind, and the event loop keeps turning while its synchronous steps run.
 
-import { chmodSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync, mkdirSync, appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEMP_PREFIX, writeFilesAtomic, type BatchWrite } from '../../server/workspace/atomicWrite.js';
+import { removeStrayTemps, TEMP_PREFIX, writeFilesAtomic, type BatchWrite } from '../../server/workspace/atomicWrite.js';
 import { fileStamp } from '../../server/workspace/fileCodec.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
@@ -141,5 +146,166 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
     running = false;
     expect(r.ok).toBe(true);
     expect(turns).toBeGreaterThan(3);
+  });
+
+  describe('all or nothing when a rename fails', () => {
+    /** old-a.ts … with their exact modes; the batch writes new text to each. */
+    function files(n: number, folder = 'd'): string[] {
+      const rels = Array.from({ length: n }, (_, i) => `${folder}/f${String(i).padStart(3, '0')}.ts`);
+      rels.forEach((rel, i) => {
+        ws.write(rel, `old ${rel}\r\n`);
+        chmodSync(ws.file(rel), i % 2 === 0 ? 0o640 : 0o600);
+      });
+      return rels;
+    }
+
+    function unchanged(rels: string[]): void {
+      for (const rel of rels) {
+        expect(ws.read(rel)).toBe(`old ${rel}\r\n`);
+        expect(statSync(ws.file(rel)).mode & 0o777).toBe(Number(/f(\d+)\.ts$/.exec(rel)![1]) % 2 === 0 ? 0o640 : 0o600);
+      }
+    }
+
+    it('a file another program changed after the temp files were written: the files renamed before it are restored, exactly', async () => {
+      const rels = files(6);
+      const r = await writeFilesAtomic(rels.map((rel) => item(rel, `new ${rel}\n`)), { whileSyncing: () => appendFileSync(ws.file(rels[4]!), 'another program\n') });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.kind).toBe('stale');
+      expect(r.message).toMatch(/d\/f004\.ts changed on disk .*; the 4 files already replaced were restored to their exact bytes, so nothing changed/);
+      expect(r.holdingNew).toEqual([]);
+      unchanged(rels.filter((_, i) => i !== 4));
+      expect(ws.read(rels[4]!)).toBe(`old ${rels[4]}\r\nanother program\n`);
+      expect(tempsUnder(ws.root)).toEqual([]);
+    });
+
+    it('a file swapped for a symbolic link before its rename: nothing is written through the link, the others are restored', async () => {
+      const rels = files(4);
+      ws.write('outside/target.ts', 'outside\n');
+      const r = await writeFilesAtomic(rels.map((rel) => item(rel, `new ${rel}\n`)), {
+        whileSyncing: () => {
+          renameSync(ws.file(rels[2]!), ws.file('moved.ts'));
+          symlinkSync(ws.file('outside/target.ts'), ws.file(rels[2]!));
+        },
+      });
+      expect(r.ok).toBe(false);
+      expect(ws.read('outside/target.ts')).toBe('outside\n');
+      unchanged([rels[0]!, rels[1]!, rels[3]!]);
+      expect(tempsUnder(ws.root)).toEqual([]);
+    });
+
+    const root = process.geteuid?.() === 0;
+    const chattr = (flag: string, p: string) => execFileSync('chattr', [flag, p]);
+
+    it.runIf(root)('an immutable file (chattr +i) is refused before anything is renamed; made immutable after its temp file was written, the renamed files are restored', async () => {
+      const rels = files(5);
+      chattr('+i', ws.file(rels[3]!));
+      try {
+        const refused = await writeFilesAtomic(rels.map((rel) => item(rel, `new ${rel}\n`)));
+        expect(refused.ok ? 'ok' : refused.message).toMatch(/d\/f003\.ts: it is immutable or append-only/);
+        unchanged(rels);
+      } finally {
+        chattr('-i', ws.file(rels[3]!));
+      }
+      // Its folder made immutable after the temp files were written (the file's own attribute would
+      // change its ctime, which the last check sees): the rename into it is refused.
+      const late = [...rels.slice(0, 3), ...files(1, 'e'), rels[4]!];
+      try {
+        const r = await writeFilesAtomic(late.map((rel) => item(rel, `new ${rel}\n`)), { whileSyncing: () => chattr('+i', ws.file('e')) });
+        expect(r.ok).toBe(false);
+        if (!r.ok) {
+          expect(r.message).toMatch(/cannot write e\/f000\.ts: EPERM.*the 3 files already replaced were restored/);
+          expect(r.holdingNew).toEqual([]);
+        }
+        unchanged(late);
+      } finally {
+        chattr('-i', ws.file('e'));
+      }
+      // The temp file in the folder made immutable could not be removed then; the next start's sweep does.
+      expect(tempsUnder(ws.root).map((t) => path.dirname(t))).toEqual(['e']);
+      expect(await removeStrayTemps(ws.file('e'))).toBe(1);
+    });
+
+    it.runIf(root)('a rollback that cannot finish names each file that holds the new text, and keeps a change someone made since', async () => {
+      // 256 files are renamed (one window) before the batch waits on the disk; then the test makes the
+      // first folder immutable and changes one renamed file; the batch fails on a file in the second folder.
+      const first = files(256, 'a');
+      const second = files(10, 'b');
+      const rels = [...first, ...second];
+      let spinning = true;
+      const watch = () => {
+        if (!spinning) return;
+        if (ws.read(first[255]!) === `new ${first[255]}\n`) {
+          spinning = false;
+          writeFileSync(ws.file(first[0]!), 'the user typed this\n');
+          chattr('+i', ws.file('a'));
+          return;
+        }
+        setImmediate(watch);
+      };
+      try {
+        const r = await writeFilesAtomic(rels.map((rel) => item(rel, `new ${rel}\n`)), {
+          whileSyncing: () => {
+            appendFileSync(ws.file(second[5]!), 'another program\n');
+            setImmediate(watch);
+          },
+        });
+        expect(spinning).toBe(false);
+        expect(r.ok).toBe(false);
+        if (r.ok) return;
+        // a/ could not be restored (immutable now): its files hold the new text, and say so; a/f000 holds the user's text.
+        expect(r.holdingNew).toEqual(first.map((_, i) => i));
+        expect(r.message).toMatch(/of the 261 files already replaced, 256 could not be restored and hold the new text: a\/f000\.ts \(it changed again since editls wrote it\); a\/f001\.ts \(/);
+        expect(ws.read(first[0]!)).toBe('the user typed this\n');
+        expect(ws.read(first[1]!)).toBe(`new ${first[1]}\n`);
+        // b/ was restored.
+        unchanged(second.filter((_, i) => i !== 5));
+      } finally {
+        spinning = false;
+        chattr('-i', ws.file('a'));
+      }
+      expect(tempsUnder(ws.root)).toEqual([]);
+    });
+
+    it.runIf(root && process.platform === 'linux')('a full disk (a 1 MiB tmpfs) writes nothing and leaves no temp file', async () => {
+      const mnt = mkdtempSync(path.join(os.tmpdir(), 'editls-full-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]);
+      try {
+        const rels = Array.from({ length: 6 }, (_, i) => `f${i}.txt`);
+        for (const rel of rels) writeFileSync(path.join(mnt, rel), `old ${rel}\n`);
+        const items = rels.map((rel) => {
+          const abs = path.join(mnt, rel);
+          const before = readFileSync(abs);
+          return { absPath: abs, data: Buffer.alloc(300_000, 'n'), displayPath: rel, options: { within: mnt, expect: { stamp: fileStamp(statSync(abs, { bigint: true })), bytes: () => before } } };
+        });
+        const r = await writeFilesAtomic(items);
+        expect(r.ok ? 'ok' : r.message).toMatch(/ENOSPC/);
+        for (const rel of rels) expect(readFileSync(path.join(mnt, rel), 'utf8')).toBe(`old ${rel}\n`);
+        expect(readdirSync(mnt).sort()).toEqual([...rels].sort());
+      } finally {
+        execFileSync('umount', [mnt]);
+        rmSync(mnt, { recursive: true, force: true });
+      }
+    });
+
+    it('holds at most one window of replaced files open: 1,200 files written with descriptors to spare', async () => {
+      const rels = Array.from({ length: 1200 }, (_, i) => `many/f${i}.ts`);
+      for (const rel of rels) ws.write(rel, 'old\n');
+      const before = openFds();
+      let most = 0;
+      let spinning = true;
+      const spin = () => {
+        most = Math.max(most, openFds() - before);
+        if (spinning) setImmediate(spin);
+      };
+      setImmediate(spin);
+      const r = await writeFilesAtomic(rels.map((rel) => item(rel, 'new\n')));
+      spinning = false;
+      expect(r.ok).toBe(true);
+      for (const rel of rels) expect(ws.read(rel)).toBe('new\n');
+      // One window (256 replaced files) plus the folder and a few of the threadpool's in flight.
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThan(256 + 80);
+    });
   });
 });
