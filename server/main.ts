@@ -9,6 +9,10 @@ import { ResilientMessageReader } from './protocol/resilientReader.js';
 import { SessionGate } from './protocol/sessionGate.js';
 import { SERVER_VERSION, startServer } from './server.js';
 import { startRipgrepHelper } from './workspace/ripgrepHelper.js';
+import { removeBufferCopies } from './workspace/bufferCopies.js';
+
+// Copies of unsaved buffers a search still had when the process ends (editor or editls mcp) go with it.
+process.on('exit', removeBufferCopies);
 
 const argv = process.argv.slice(2);
 if (argv.includes('--version') || argv.includes('-v')) {

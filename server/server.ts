@@ -50,6 +50,7 @@ import { OpenDocuments } from './workspace/openDocuments.js';
 import { Previews } from './workspace/previews.js';
 import { realpathOrSelf, uriToPath } from './workspace/paths.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
+import { sweepBufferCopies } from './workspace/bufferCopies.js';
 import { folderChange, FolderWatch, isAtOrInside } from './workspace/folders.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
@@ -196,6 +197,9 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => log(`file watcher registration failed: ${String(error)}`));
     }
     void startAttach();
+    void sweepBufferCopies(hooks.isProcessAlive ?? (() => true)).then((n) => {
+      if (n > 0) log(`removed ${n} copy folder${n === 1 ? '' : 's'} of unsaved buffers left in the temp folder by a killed editls`);
+    });
     void sweepStrayTemps(() => folderWatch.intact(folders), hooks.isProcessAlive ?? (() => true), { after: symbols.built, log }).then((n) => {
       if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
     });

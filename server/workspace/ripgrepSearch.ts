@@ -10,14 +10,14 @@
 // dropped with a note (a folder swapped for a link is never followed).
 import { isUtf8 } from 'node:buffer';
 import { realpathSync, statSync } from 'node:fs';
-import { stat, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Result } from '../core/result.js';
 import { SearchCollector, type FileHits, type SearchLine } from '../core/search/collect.js';
 import type { CompiledGlob } from '../core/search/glob.js';
 import { decodeBytesLine, stripTerminator, utf16OffsetsOfUtf8 } from '../core/search/lineText.js';
 import { comparePaths } from '../core/search/pathOrder.js';
+import { makeBufferCopies } from './bufferCopies.js';
 import { eachLimited } from './limited.js';
 import { readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -549,7 +549,8 @@ async function searchBuffers(
 ): Promise<Result<{ files: (FileHits | undefined)[] }>> {
   const files: (FileHits | undefined)[] = buffers.map(() => undefined);
   if (buffers.length === 0) return { ok: true, files };
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'editls-buffers-'));
+  const copies = await makeBufferCopies();
+  const dir = copies.dir;
   try {
     await eachLimited(buffers.length, IO_CONCURRENCY, (i) =>
       req.signal.aborted ? undefined : writeFile(path.join(dir, `b${i}`), buffers[i]!.text, { mode: 0o600, flag: 'wx' }),
@@ -599,6 +600,6 @@ async function searchBuffers(
     }
     return { ok: true, files };
   } finally {
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await copies.done();
   }
 }

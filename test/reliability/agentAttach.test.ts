@@ -12,6 +12,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
 import { privateRuntimeDir, startMcp } from '../helpers/mcpClient.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
+import { waitFor } from '../helpers/waitFor.js';
 import { report, size } from './budget.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -37,7 +38,7 @@ describe('agent socket attacks', () => {
     const editor = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE, clientName: 'E', env: { ...process.env, XDG_RUNTIME_DIR: rt.xdg } });
     cleanups.push(() => editor.shutdown());
     const recordFile = path.join(rt.dir, `${editor.proc.pid}.json`);
-    for (let i = 0; i < 200 && !existsSync(recordFile); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waitFor(() => existsSync(recordFile))).toBe(true);
     const record = JSON.parse(readFileSync(recordFile, 'utf8'));
     const n = size(300, 20);
     let attached = 0;
@@ -109,20 +110,23 @@ describe('agent socket attacks', () => {
     expect({ attached, served, closedAfterRefusal }).toEqual({ attached: 0, served: 0, closedAfterRefusal: n });
   }, 120_000);
 
-  it('an attached agent gets the editor workspace confinement: escapes refused, nothing outside changes', async () => {
-    const ws = tempWorkspace({ 'in.txt': 'in\n' });
+  it("an attached agent is confined to its own folder: escapes to the editor's other folders and outside refused, nothing changes", async () => {
+    // The editor on the workspace root, the agent in app/: the root's own files are outside the agent's folder.
+    const ws = tempWorkspace({ 'app/in.txt': 'in\n', 'sibling.txt': 'secret\n' });
     const outside = mkdtempSync(path.join(os.tmpdir(), 'editls-outside-'));
     const rt = privateRuntimeDir();
     cleanups.push(ws.cleanup, rt.cleanup, () => rmSync(outside, { recursive: true, force: true }));
     writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
     const editor = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE, clientName: 'E', env: { ...process.env, XDG_RUNTIME_DIR: rt.xdg } });
     cleanups.push(() => editor.shutdown());
-    const recordFile = path.join(rt.dir, `${editor.proc.pid}.json`);
-    for (let i = 0; i < 200 && !existsSync(recordFile); i++) await new Promise((r) => setTimeout(r, 25));
-    const agent = await startMcp({ root: ws.root, xdg: rt.xdg });
+    expect(await waitFor(() => existsSync(path.join(rt.dir, `${editor.proc.pid}.json`)))).toBe(true);
+    const app = ws.file('app');
+    const agent = await startMcp({ root: app, xdg: rt.xdg });
     cleanups.push(() => agent.close());
-    const secret = path.join(outside, 'secret.txt');
-    const targets = [secret, `file://${secret}`, path.relative(ws.root, secret), `${ws.root}/../${path.basename(outside)}/secret.txt`, `${ws.root}/in.txt\u0000/../../secret.txt`];
+    const targets: string[] = [];
+    for (const secret of [path.join(outside, 'secret.txt'), ws.file('sibling.txt')]) {
+      targets.push(secret, `file://${secret}`, path.relative(app, secret), `${app}/../${path.relative(path.dirname(app), secret)}`, `${app}/in.txt\u0000/../../${path.basename(secret)}`);
+    }
     let attempts = 0;
     let succeeded = 0;
     let leaked = 0;
@@ -136,17 +140,22 @@ describe('agent socket attacks', () => {
           ['insert', { path: t, insert_line: 0, new_str: 'pwned' }],
           ['search_and_replace', { path: t, search: 'secret', replace: 'pwned' }],
           ['search_files', { path: path.dirname(t), regex: 'secret' }],
+          ['replace_in_files', { path: path.dirname(t), search: 'secret', replace: 'pwned' }],
         ] as const) {
           attempts++;
           const r = await agent.call(tool, args);
           expect(r.structured.session.mode).toBe('attached');
           if (!r.isError) succeeded++;
-          if (r.text.includes('secret\n') || /\d\tsecret/.test(r.text)) leaked++;
+          if (r.text.includes('secret\n') || /\d\tsecret/.test(r.text) || /\| secret/.test(r.text)) leaked++;
         }
       }
     }
-    const outsideChanged = readFileSync(secret, 'utf8') !== 'secret\n' || existsSync(secret + '.new') ? 1 : 0;
-    report('attached agent path escapes', { attempts, succeeded, leaked, outsideChanged });
+    // Symbols: the editor indexes the whole workspace; the agent sees its own folder's only.
+    const sym = await agent.call('workspace_symbols', { query: 'secret' });
+    if (/sibling|secret\.txt/.test(sym.text)) leaked++;
+    const outsideChanged =
+      readFileSync(path.join(outside, 'secret.txt'), 'utf8') !== 'secret\n' || ws.read('sibling.txt') !== 'secret\n' || existsSync(path.join(outside, 'secret.txt.new')) || existsSync(ws.file('sibling.txt.new')) ? 1 : 0;
+    report("attached agent path escapes (agent in a subfolder of the editor's workspace)", { attempts, succeeded, leaked, outsideChanged });
     expect({ succeeded, leaked, outsideChanged }).toEqual({ succeeded: 0, leaked: 0, outsideChanged: 0 });
   }, 120_000);
 });

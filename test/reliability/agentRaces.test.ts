@@ -7,6 +7,7 @@ import path from 'node:path';
 import { CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
 import { privateRuntimeDir, startMcp } from '../helpers/mcpClient.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
+import { waitFor } from '../helpers/waitFor.js';
 import { report, size } from './budget.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -23,7 +24,7 @@ describe('agent and editor racing', () => {
     const editor = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE, clientName: 'E', env: { ...process.env, XDG_RUNTIME_DIR: rt.xdg } });
     cleanups.push(() => editor.shutdown());
     const recordFile = path.join(rt.dir, `${editor.proc.pid}.json`);
-    for (let i = 0; i < 200 && !existsSync(recordFile); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waitFor(() => existsSync(recordFile))).toBe(true);
     await editor.open('open1.txt', 'end\n');
     await editor.open('open2.txt', 'end\n');
     const agents = [await startMcp({ root: ws.root, xdg: rt.xdg, name: 'a1' }), await startMcp({ root: ws.root, xdg: rt.xdg, name: 'a2' })];
