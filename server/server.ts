@@ -51,6 +51,7 @@ import { Previews } from './workspace/previews.js';
 import { realpathOrSelf, uriToPath } from './workspace/paths.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
 import { sweepBufferCopies } from './workspace/bufferCopies.js';
+import { serving } from './workspace/timeSlice.js';
 import { folderChange, FolderWatch, isAtOrInside } from './workspace/folders.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
@@ -251,9 +252,9 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onRequest(
     ExecuteCommandRequest.type,
     (params: ExecuteCommandParams | null, token) =>
-      refuseAfterShutdown() ?? executeCommand(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { command: '' }),
+      refuseAfterShutdown() ?? serving(() => executeCommand(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { command: '' })),
   );
-  connection.onRequest(CodeActionRequest.type, (params, token) => refuseAfterShutdown() ?? codeAction(createContext(state(), requestInfo(token, undefined)), params));
+  connection.onRequest(CodeActionRequest.type, (params, token) => refuseAfterShutdown() ?? serving(() => codeAction(createContext(state(), requestInfo(token, undefined)), params)));
   connection.onRequest(WorkspaceSymbolRequest.method, (params: WorkspaceSymbolParams, token): unknown => refuseAfterShutdown() ?? workspaceSymbol(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { query: '' }));
 
   // Agents attached through `editls mcp` (server/attach/): the same handlers, Context, locks and
@@ -283,7 +284,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     delete p.workDoneToken; // the agent cannot see $/progress; editls reports progress to the editor itself
     const run = (q: ExecuteCommandParams) => {
       const now = agentState(agent);
-      return now instanceof ResponseError ? Promise.resolve(now) : executeCommand(createContext(now, requestInfo(token, undefined)), q);
+      return now instanceof ResponseError ? Promise.resolve(now) : serving(() => executeCommand(createContext(now, requestInfo(token, undefined)), q));
     };
     if (settings.agentEdits === 'apply') return run(p);
     return reviewAgentCommand(

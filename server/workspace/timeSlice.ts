@@ -1,11 +1,40 @@
 // Short file system steps run as synchronous calls on the main thread (a libuv threadpool round trip
 // costs ~10x the call itself); loops of them call `breathe` so the event loop still turns every few
-// milliseconds (cancellation, document changes, other requests).
+// milliseconds (cancellation, document changes, other requests). Background work (the symbol index
+// build) also steps aside while a request is being served (`serving`, `inForeground`).
 
 /** Longest stretch of synchronous work between two turns of the event loop (ms). */
 export const SLICE_MS = 8;
 
 let sliceStart = performance.now();
+
+let served = 0;
+let servingSince = 0;
+
+/**
+ * How long background work yields to requests in a row: a command that waits long (on the editor,
+ * on a person's review) does not hold the build up for all that time.
+ */
+const FOREGROUND_MAX_MS = 250;
+
+/**
+ * Runs a request's work in the foreground: background work that checks `inForeground` (the index
+ * build's reading of ripgrep's output) pauses until it is answered, so a command sent during a
+ * build waits for its own steps, not for the build's slices between them.
+ */
+export async function serving<T>(work: () => Promise<T>): Promise<T> {
+  if (served++ === 0) servingSince = performance.now();
+  try {
+    return await work();
+  } finally {
+    served--;
+  }
+}
+
+/** Whether a request is being served, since less than FOREGROUND_MAX_MS (background work then waits). */
+export function inForeground(): boolean {
+  return served > 0 && performance.now() - servingSince < FOREGROUND_MAX_MS;
+}
 
 /** Yields to the event loop when the current stretch of synchronous work is SLICE_MS long. */
 export async function breathe(): Promise<void> {

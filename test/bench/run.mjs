@@ -7,6 +7,7 @@ import { runSearchAndReplaceBench } from './searchAndReplaceBench.mjs';
 import { runReplaceInFilesBench } from './replaceInFilesBench.mjs';
 import { runMcpBench } from './mcpBench.mjs';
 import { runSymbolQuality } from './symbolQuality.mjs';
+import { runDuringBuildBench } from './duringBuildBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
@@ -16,6 +17,7 @@ results.push(...(await runSearchAndReplaceBench()));
 results.push(...(await runReplaceInFilesBench()));
 results.push(...(await runMcpBench()));
 results.push(...(await runSymbolQuality({ print: false })));
+results.push(...(await runDuringBuildBench()));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');

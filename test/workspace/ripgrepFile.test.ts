@@ -1,12 +1,14 @@
 // ripgrep through a temporary file (the symbol index build's runner) with the real binary: the same
 // bytes as through a pipe, no file left behind (it is unlinked before ripgrep starts), stop and
-// cancel kill ripgrep, an unusable folder means "use a pipe", a full disk is recognised.
+// cancel kill ripgrep, an unusable folder means "use a pipe", a full disk is recognised, and no
+// output is read while a request is being served (the build steps aside for it).
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runRipgrep } from '../../server/workspace/ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from '../../server/workspace/ripgrepFile.js';
+import { inForeground, serving } from '../../server/workspace/timeSlice.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const cleanups: (() => void)[] = [];
@@ -102,5 +104,28 @@ describe('ripgrep through a temporary file', () => {
     expect(outputFailed(exit(2, 'rg: Disk quota exceeded (os error 122)\n'))).toBe(true);
     expect(outputFailed(exit(2, 'rg: ./secret: Permission denied (os error 13)\n'))).toBe(false);
     expect(outputFailed(exit(0, 'No space left on device'))).toBe(false);
+  });
+
+  it('reads no output while a request is being served, and all of it once it is answered', async () => {
+    const w = bigWorkspace();
+    let whileServing = 0;
+    let bytes = 0;
+    let release!: () => void;
+    const request = serving(() => new Promise<void>((r) => (release = r)));
+    const run = runRipgrepThroughFile({
+      args: ARGS,
+      cwd: w.root,
+      onChunk: (c) => {
+        if (inForeground()) whileServing++;
+        bytes += c.length;
+        return 'continue';
+      },
+    });
+    setTimeout(release, 100);
+    await request;
+    const exit = await run;
+    expect(exit?.code).toBe(0);
+    expect(whileServing).toBe(0);
+    expect(bytes).toBeGreaterThan(100_000);
   });
 });
