@@ -243,6 +243,15 @@ function publish(s: Staged): Result<{ original?: number; before?: BigIntStats; s
   }
 }
 
+/** publish, with a thrown error (the rename refused) as a failure naming the file. */
+function publishOrFail(s: Staged, what: 'write' | 'restore'): Result<{ original?: number; before?: BigIntStats; stamp: string }> {
+  try {
+    return publish(s);
+  } catch (err) {
+    return ioError(`cannot ${what} ${s.displayPath}`, s.displayPath, err);
+  }
+}
+
 /** Publishes a new file's staged temp file under its name with a link, which never replaces. */
 async function publishExclusive(s: Staged): Promise<Result<{}>> {
   if (!s.folder.stillAt()) return movedFolder(s.displayPath);
@@ -428,12 +437,7 @@ export async function writeFilesAtomic(
       const window: { s: Staged; original?: number; before?: BigIntStats }[] = [];
       for (let i = from; i < Math.min(from + budget, staged.length); i++) {
         const s = staged[i]!;
-        let r: Result<{ original?: number; before?: BigIntStats; stamp: string }>;
-        try {
-          r = publish(s);
-        } catch (err) {
-          r = ioError(`cannot write ${s.displayPath}`, s.displayPath, err);
-        }
+        const r = publishOrFail(s, 'write');
         if (!r.ok) {
           stopped = r;
           break;
@@ -511,12 +515,7 @@ async function rollBack(published: readonly Published[], items: readonly BatchWr
         kept.push({ index: p.index, why: synced.message });
         continue;
       }
-      let r: Result<{ original?: number; before?: BigIntStats; stamp: string }>;
-      try {
-        r = publish(back);
-      } catch (err) {
-        r = ioError(`cannot restore ${item.displayPath}`, item.displayPath, err);
-      }
+      const r = publishOrFail(back, 'restore');
       if (!r.ok) {
         kept.push({ index: p.index, why: r.kind === 'stale' ? 'it changed again since editls wrote it' : r.message });
         continue;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
 import { privateRuntimeDir, startMcp } from '../helpers/mcpClient.js';
-import { tempWorkspace } from '../helpers/tempWorkspace.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -14,14 +14,20 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** The scripted editor on `ws`, once its discovery record is published. */
+async function editorOn(ws: TempWorkspace) {
+  const rt = privateRuntimeDir();
+  cleanups.push(ws.cleanup, rt.cleanup);
+  const editor = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE, clientName: 'TestEditor', env: { ...process.env, XDG_RUNTIME_DIR: rt.xdg } });
+  cleanups.push(() => editor.shutdown());
+  expect(await waitFor(() => existsSync(path.join(rt.dir, `${editor.proc.pid}.json`)))).toBe(true);
+  return { rt, editor };
+}
+
 describe('undo per requester', () => {
   it("agents A and B and the user each undo their own change, never another's", async () => {
     const ws = tempWorkspace({ 'user.txt': 'u0\n', 'a.txt': 'a0\n', 'b.txt': 'b0\n', 'shared.txt': 's0\n' });
-    const rt = privateRuntimeDir();
-    cleanups.push(ws.cleanup, rt.cleanup);
-    const editor = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE, clientName: 'TestEditor', env: { ...process.env, XDG_RUNTIME_DIR: rt.xdg } });
-    cleanups.push(() => editor.shutdown());
-    expect(await waitFor(() => existsSync(path.join(rt.dir, `${editor.proc.pid}.json`)))).toBe(true);
+    const { rt, editor } = await editorOn(ws);
     const a = await startMcp({ root: ws.root, xdg: rt.xdg, name: 'agent-a' });
     const b = await startMcp({ root: ws.root, xdg: rt.xdg, name: 'agent-b' });
     cleanups.push(() => a.close(), () => b.close());
@@ -57,11 +63,7 @@ describe('undo per requester', () => {
 
   it("an agent's undo after the user changed the same file since is stale, and the user's text stays", async () => {
     const ws = tempWorkspace({ 'f.txt': 'one\n' });
-    const rt = privateRuntimeDir();
-    cleanups.push(ws.cleanup, rt.cleanup);
-    const editor = await TestClient.start({ root: ws.root, capabilities: CAPS_VSCODE, clientName: 'TestEditor', env: { ...process.env, XDG_RUNTIME_DIR: rt.xdg } });
-    cleanups.push(() => editor.shutdown());
-    expect(await waitFor(() => existsSync(path.join(rt.dir, `${editor.proc.pid}.json`)))).toBe(true);
+    const { rt, editor } = await editorOn(ws);
     const a = await startMcp({ root: ws.root, xdg: rt.xdg, name: 'agent-a' });
     cleanups.push(() => a.close());
     expect((await a.call('edit', { file_path: 'f.txt', old_string: 'one', new_string: 'two' })).isError).toBe(false);
