@@ -9,6 +9,8 @@ import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import { LineTransport } from './lineTransport.js';
 import { toToolResult, type ToolResult } from './results.js';
+import { clientHabits, closestKey, HARNESS_KEYS } from './clientHabits.js';
+import { invalidArgs } from '../protocol/errors.js';
 import { Sessions, type SessionOptions } from './sessions.js';
 import { findTool, TOOLS } from './tools.js';
 
@@ -34,6 +36,7 @@ export async function runMcpServer(options: McpOptions): Promise<{ closed: Promi
     },
   );
   let sessions: Sessions | undefined;
+  const habits = () => clientHabits(server.getClientVersion()?.name);
   const sessionsFor = () => {
     const info = server.getClientVersion();
     sessions ??= new Sessions({ ...options, root, clientInfo: { name: info?.name ?? 'MCP client', ...(info?.version ? { version: info.version } : {}) } });
@@ -49,13 +52,23 @@ export async function runMcpServer(options: McpOptions): Promise<{ closed: Promi
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const tool = findTool(request.params.name);
     if (!tool) return { content: [{ type: 'text', text: `invalid_args: unknown tool "${request.params.name}"; editls serves ${TOOLS.map((t) => t.name).join(', ')}` }], isError: true };
-    const args = { ...(tool.defaults ?? {}), ...(request.params.arguments ?? {}) };
+    const given = { ...(request.params.arguments ?? {}) };
+    for (const key of HARNESS_KEYS) delete given[key];
+    const unknown = Object.keys(given).filter((k) => !(k in tool.input));
+    if (unknown.length > 0) {
+      const hints = unknown.map((k) => {
+        const near = closestKey(k, Object.keys(tool.input));
+        return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
+      });
+      return toToolResult(tool.name, { reply: invalidArgs(`${tool.name} takes no argument ${hints.join(', ')}; it takes ${Object.keys(tool.input).join(', ')}`), session: sessions?.info() ?? { mode: 'headless', label: `headless on ${root}` }, notes: [] }, root, habits());
+    }
+    const args = { ...(tool.defaults ?? {}), ...given };
     try {
       const outcome =
         typeof tool.command === 'string'
           ? await sessionsFor().call('workspace/executeCommand', { command: tool.command, arguments: [args] }, extra.signal)
           : await sessionsFor().call(tool.command.method, { query: typeof args.query === 'string' ? args.query : '' }, extra.signal);
-      return toToolResult(tool.name, outcome, root);
+      return toToolResult(tool.name, outcome, root, habits());
     } catch (error) {
       return { content: [{ type: 'text', text: `io_error: ${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
     }

@@ -1,13 +1,15 @@
-// editls replies as MCP tool results. `content` is what the model reads: a failure's kind first
-// (`not_found: …`), else the one-line summary plus the unified diff, or the tool's text (numbered
-// lines, search layout, symbol list), at most MAX_TEXT characters. `structuredContent` is compact and
-// bounded too (MAX_STRUCTURED characters of JSON), because some agents show the model that instead
-// of `content`: it opens with the same `text`, then editls's result fields without the LSP edit,
-// per-file diffs or long lists. Every reply fits the MCP stdio transport whatever the file sizes;
-// a large read pages (the note says which offset reads on).
+// editls replies as MCP tool results, written for the model: every agent's model reads the same text,
+// at most MAX_TEXT characters: a failure's kind first (`not_found: …`), else the one-line summary and
+// the unified diff, or the tool's text (numbered lines, search layout, symbol list), then the notes.
+// A success also carries `structuredContent` (some agents — Claude Code, Codex — show the model that
+// JSON instead of the text): compact and bounded (MAX_STRUCTURED characters), opening with the same
+// `text`, then a few fields of editls's result. A failure carries none, so that those agents show the
+// text itself; for a client that hides a failure's text in its own error wrapper (clientHabits.ts),
+// a failure goes as a plain result whose text starts with the kind. A large read pages.
 import path from 'node:path';
 import { ResponseError } from 'vscode-languageserver/node';
 import type { CallOutcome } from './sessions.js';
+import type { ClientHabits } from './clientHabits.js';
 
 /** The most characters of text a model reads of one result. */
 export const MAX_TEXT = 20_000;
@@ -25,18 +27,18 @@ export interface ToolResult {
 
 const SYMBOL_KINDS = ['', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'];
 
-/** `root`: the agent's folder, which symbol paths are shown relative to. */
-export function toToolResult(toolName: string, outcome: CallOutcome, root: string): ToolResult {
+/** `root`: the agent's folder, which symbol paths are shown relative to; `habits`: the client's (clientHabits.ts). */
+export function toToolResult(toolName: string, outcome: CallOutcome, root: string, habits: ClientHabits = { failuresAsText: false }): ToolResult {
   const { reply, session } = outcome;
   const notes = [...outcome.notes];
   const sessionInfo = { ...session };
   if (reply instanceof ResponseError) {
     const data = (typeof reply.data === 'object' && reply.data !== null ? reply.data : {}) as Record<string, unknown>;
     const kind = typeof data.kind === 'string' ? data.kind : reply.code === -32602 ? 'invalid_args' : reply.code === -32800 ? 'cancelled' : 'io_error';
-    return error(kind, reply.message, notes, { ...data, session: sessionInfo });
+    return error(kind, reply.message, notes, habits);
   }
   if (typeof reply === 'object' && reply !== null && (reply as { lost?: unknown }).lost === true) {
-    return error('io_error', (reply as { message: string }).message, notes, { session: sessionInfo });
+    return error('io_error', (reply as { message: string }).message, notes, habits);
   }
   if (toolName === 'workspace_symbols') {
     const all = Array.isArray(reply) ? (reply as SymbolInfo[]) : [];
@@ -56,10 +58,11 @@ export function toToolResult(toolName: string, outcome: CallOutcome, root: strin
   if (Array.isArray(value.notes)) notes.push(...(value.notes as string[]));
   if (toolName === 'read_file') return readResult(value, notes, sessionInfo);
   if (toolName === 'search_files') {
-    const { matches: _matches, text: layout, ...rest } = value;
+    const { matches: _matches, text: layout, message: _message, ...rest } = value;
     return ok(cut(String(layout ?? value.message ?? '')), notes, { ...rest, session: sessionInfo });
   }
-  const { edit: _edit, unifiedDiff, files, ...rest } = value;
+  // The summary and the diff are the text; the fields are what a program would branch on.
+  const { edit: _edit, unifiedDiff, files, message: _message, notes: _notes, ...rest } = value;
   const diff = typeof unifiedDiff === 'string' ? unifiedDiff : '';
   const text = String(value.message ?? '') + (diff ? `\n\n${cut(diff).trimEnd()}` : '');
   const structured: Record<string, unknown> = { ...rest, session: sessionInfo };
@@ -74,7 +77,9 @@ export function toToolResult(toolName: string, outcome: CallOutcome, root: strin
  */
 function readResult(value: Record<string, unknown>, notes: string[], session: Record<string, unknown>): ToolResult {
   const content = String(value.content ?? '');
-  if (value.totalLines === 0) return ok(String(value.message), notes, { ...value, content: '', session });
+  // The numbered lines are the text: not repeated in the fields.
+  const { content: _content, uri: _uri, message: _message, ...fields } = value;
+  if (value.totalLines === 0) return ok(String(value.message), notes, { ...fields, session });
   let page = content;
   let endLine = Number(value.endLine);
   if (content.length > MAX_TEXT) {
@@ -84,7 +89,7 @@ function readResult(value: Record<string, unknown>, notes: string[], session: Re
     notes.push(`showing lines ${value.startLine}-${endLine} of ${value.totalLines} in ${value.path} (${MAX_TEXT} characters at most per read); read on with offset ${endLine + 1}`);
   } else if (value.more === true || (value.truncatedLines as number) > 0) notes.push(String(value.message));
   const more = endLine < Number(value.totalLines);
-  return ok(page, notes, { ...value, content: page, endLine, more, ...(more ? { nextOffset: endLine + 1 } : {}), session });
+  return ok(page, notes, { ...fields, endLine, more, ...(more ? { nextOffset: endLine + 1 } : {}), session });
 }
 
 function countBreaks(s: string): number {
@@ -114,12 +119,14 @@ function withNotes(text: string, notes: string[]): string {
 
 function ok(text: string, notes: string[], fields: Record<string, unknown>): ToolResult {
   const full = withNotes(text, notes);
-  return { content: [{ type: 'text', text: full }], structuredContent: bounded({ text: full, ...fields, ...(notes.length > 0 ? { notes } : {}) }) };
+  const { label: _label, ...session } = (fields.session ?? {}) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: full }], structuredContent: bounded({ text: full, ...fields, session }) };
 }
 
-function error(kind: string, message: string, notes: string[], fields: Record<string, unknown>): ToolResult {
+/** A failure: its text only, kind first (see the header); isError unless the client hides a failure's text. */
+function error(kind: string, message: string, notes: string[], habits: ClientHabits): ToolResult {
   const full = withNotes(`${kind}: ${message}`, notes);
-  return { content: [{ type: 'text', text: full }], structuredContent: bounded({ text: full, success: false, kind, message, ...fields }), isError: true };
+  return habits.failuresAsText ? { content: [{ type: 'text', text: full }] } : { content: [{ type: 'text', text: full }], isError: true };
 }
 
 /**

@@ -101,6 +101,11 @@ export class Sessions {
     }
   }
 
+  /** The session calls go to now (headless on the agent's folder until one was made). */
+  info(): SessionInfo {
+    return this.current ? info(this.current) : { mode: 'headless', label: `headless on ${this.options.root}` };
+  }
+
   dispose(): void {
     this.current?.dispose();
     this.current = undefined;

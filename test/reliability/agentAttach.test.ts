@@ -144,7 +144,7 @@ describe('agent socket attacks', () => {
         ] as const) {
           attempts++;
           const r = await agent.call(tool, args);
-          expect(r.structured.session.mode).toBe('attached');
+          expect(r.text).not.toMatch(/working headless/);
           if (!r.isError) succeeded++;
           if (r.text.includes('secret\n') || /\d\tsecret/.test(r.text) || /\| secret/.test(r.text)) leaked++;
         }
