@@ -2,6 +2,7 @@
 // module that touches `process`; it also exits within a second when the client process dies or
 // stdin closes, even when libuv's threadpool is stuck. `editls mcp` starts the MCP server instead.
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import { createConnection, ProposedFeatures, type ResponseMessage } from 'vscode-languageserver/node';
 import { FrameWriter } from './protocol/frameWriter.js';
@@ -15,15 +16,30 @@ import { removeBufferCopies } from './workspace/bufferCopies.js';
 process.on('exit', removeBufferCopies);
 
 const argv = process.argv.slice(2);
-if (argv.includes('--version') || argv.includes('-v')) {
-  process.stderr.write(`editls ${SERVER_VERSION}\n`);
+const USAGE =
+  'usage: editls [--stdio]\n' +
+  '  A language server for exact editing commands; speaks LSP on stdin/stdout, logs to stderr.\n' +
+  'usage: editls mcp [--root DIR]\n' +
+  "  An MCP server (stdio) for coding agents: attaches to the editor's editls for DIR (default: the working directory), else works headless.\n" +
+  'usage: editls --version | --help\n';
+/** --version and --help answer on stdout and exit, before any protocol uses it. */
+function printAndExit(text: string): never {
+  process.stdout.write(text); // before any protocol: --version, --help
   process.exit(0);
 }
-if (argv.includes('--help') || argv.includes('-h')) {
-  process.stderr.write('usage: editls --stdio\n  A language server for exact editing commands; speaks LSP on stdin/stdout, logs to stderr.\nusage: editls mcp [--root DIR]\n  An MCP server (stdio) for coding agents: attaches to the editor\'s editls for DIR (default: the working directory), else works headless.\n');
-  process.exit(0);
+if (argv.includes('--version') || argv.includes('-v')) printAndExit(`editls ${SERVER_VERSION}\n`);
+if (argv.includes('--help') || argv.includes('-h')) printAndExit(USAGE);
+/** A wrong command line: says what is wrong, then the usage, on stderr; exit status 2. */
+function usageError(message: string): never {
+  process.stderr.write(`editls: ${message}\n${USAGE}`);
+  process.exit(2);
 }
-// stdio is the only transport editls serves; `--stdio` is accepted (editors pass it) and implied.
+// stdio is the only transport editls serves: `--stdio` is accepted (editors pass it) and implied;
+// VS Code's client adds `--clientProcessId=N`.
+if (argv[0] !== 'mcp') {
+  const unknown = argv.find((a) => a !== '--stdio' && !/^--clientProcessId(=\d+)?$/.test(a));
+  if (unknown !== undefined) usageError(unknown.startsWith('-') ? `unknown option ${unknown}` : `unknown command ${unknown}`);
+}
 
 function isProcessAlive(pid: number): boolean {
   try {
@@ -38,10 +54,20 @@ function isProcessAlive(pid: number): boolean {
 // `editls mcp`: the MCP server for agents (server/mcp/), initialised only here so LSP start-up does
 // not pay for it. It never returns: the process ends when the agent closes stdin.
 if (argv[0] === 'mcp') {
-  const rootAt = argv.indexOf('--root');
-  const root = rootAt >= 0 ? argv[rootAt + 1] : process.cwd();
-  if (root === undefined || root === '') {
-    process.stderr.write('editls mcp: --root needs a folder\n');
+  const rest = argv.slice(1);
+  const rootAt = rest.indexOf('--root');
+  const extra = rest.filter((_, i) => rootAt < 0 || (i !== rootAt && i !== rootAt + 1));
+  if (extra.length > 0) usageError(`editls mcp takes no ${extra[0]!.startsWith('-') ? 'option' : 'argument'} ${extra[0]}`);
+  const root = rootAt >= 0 ? rest[rootAt + 1] : process.cwd();
+  if (root === undefined || root === '') usageError('editls mcp: --root needs a folder');
+  let isFolder = false;
+  try {
+    isFolder = statSync(root).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isFolder) {
+    process.stderr.write(`editls mcp: --root ${root}: no such folder\n`);
     process.exit(2);
   }
   process.on('uncaughtException', (error) => process.stderr.write(`editls mcp: uncaught exception: ${error.stack ?? error.message}\n`));

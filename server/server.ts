@@ -31,7 +31,7 @@ import {
 } from 'vscode-languageserver';
 import path from 'node:path';
 import { startAttachListener, type AttachedAgent, type AttachHandle } from './attach/listener.js';
-import { ensureRuntimeDir } from './attach/runtimeDir.js';
+import { ensureRuntimeDir, mirrorDirPath } from './attach/runtimeDir.js';
 import { reviewAgentCommand } from './attach/review.js';
 import { commandKind } from './attach/commandKinds.js';
 import type { PositionEncoding } from './core/text/positions.js';
@@ -348,9 +348,17 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       warn(`agents cannot attach (editls mcp works headless): ${place.error}`);
       return;
     }
+    // A copy of the record where an agent without XDG_RUNTIME_DIR looks (runtimeDir.ts).
+    const mirrors: string[] = [];
+    if (mirrorDirPath({ xdgRuntimeDir: a.xdgRuntimeDir, tmpdir: a.tmpdir, uid: a.uid }) !== undefined) {
+      const mirror = ensureRuntimeDir({ xdgRuntimeDir: undefined, tmpdir: a.tmpdir, uid: a.uid });
+      if ('dir' in mirror) mirrors.push(mirror.dir);
+      else log(`no copy of the discovery record for agents without XDG_RUNTIME_DIR: ${mirror.error}`);
+    }
     try {
       attachHandle = await startAttachListener({
         dir: place.dir,
+        mirrors,
         pid: a.pid,
         windows: a.windows,
         isProcessAlive: hooks.isProcessAlive ?? (() => true),

@@ -36,8 +36,12 @@ export const SETTINGS_DEFAULTS = {
   /** Edits from attached agents (`editls mcp`): applied like the editor's own, or each one reviewed in the
    *  editor first (a preview, then window/showMessageRequest Apply / Discard). Agents cannot change it. */
   agentEdits: 'apply' as 'apply' | 'review',
-  /** Review mode: how long (ms) an agent edit waits for the user's answer before it is `apply_rejected`. */
-  reviewTimeoutMs: 10 * 60 * 1000,
+  /**
+   * Review mode: how long (ms) an agent edit waits for the user's answer before it is `apply_rejected`.
+   * Under the agents' own limits for one tool call (60 s in OpenCode and Codex by default), so the
+   * agent hears editls's answer rather than its own timeout; raise both together (docs/agents.md).
+   */
+  reviewTimeoutMs: 50 * 1000,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;

@@ -18,6 +18,8 @@ const HANDSHAKE_MS = 5000;
 
 export interface AttachListenerDeps {
   dir: string;
+  /** Other private folders that get a copy of the record (same socket), for agents that look there (runtimeDir.ts). */
+  mirrors?: string[];
   pid: number;
   windows: boolean;
   isProcessAlive: (pid: number) => boolean;
@@ -53,7 +55,18 @@ export interface AttachHandle {
 
 export async function startAttachListener(deps: AttachListenerDeps): Promise<AttachHandle> {
   // Records of processes that died without cleaning up (kill -9) go first.
-  await liveRecords(deps.dir, deps.isProcessAlive);
+  const mirrors = deps.mirrors ?? [];
+  for (const dir of [deps.dir, ...mirrors]) await liveRecords(dir, deps.isProcessAlive);
+  const publish = () => {
+    writeRecord(deps.dir, record());
+    for (const dir of mirrors) {
+      try {
+        writeRecord(dir, record());
+      } catch (error) {
+        deps.log(`discovery record copy in ${dir} not written: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
   const endpoint = endpointPath(deps.dir, deps.pid, deps.windows);
   const token = newToken();
   const startedAt = Date.now();
@@ -68,12 +81,13 @@ export async function startAttachListener(deps: AttachListenerDeps): Promise<Att
   const handle: AttachHandle = {
     endpoint,
     republish: () => {
-      if (!closed) writeRecord(deps.dir, record());
+      if (!closed) publish();
     },
     close: () => {
       if (closed) return;
       closed = true;
       removeRecord(deps.dir, deps.pid, endpoint);
+      for (const dir of mirrors) removeRecord(dir, deps.pid, undefined);
       for (const s of sockets) s.destroy();
       server.close();
     },
@@ -88,7 +102,7 @@ export async function startAttachListener(deps: AttachListenerDeps): Promise<Att
       try {
         // The folder is 0700 already; the socket itself is narrowed too.
         if (!deps.windows) chmodSync(endpoint, 0o600);
-        writeRecord(deps.dir, record());
+        publish();
       } catch (error) {
         handle.close();
         reject(error);

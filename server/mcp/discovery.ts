@@ -1,7 +1,9 @@
 // Finding the editor to attach to: the live discovery records (newest first) whose workspace folders
-// contain the agent's folder, read only from a runtime folder that is private to this user.
+// contain the agent's folder, read only from runtime folders that are private to this user — every
+// place a record may be (runtimeDir.ts, discoveryDirs), one record per editls.
+import { existsSync } from 'node:fs';
 import { isInside, liveRecords, type DiscoveryRecord } from '../attach/records.js';
-import { runtimeDirPath, unsafeReason, type RuntimeDirInputs } from '../attach/runtimeDir.js';
+import { discoveryDirs, unsafeReason, type RuntimeDirInputs } from '../attach/runtimeDir.js';
 
 export interface DiscoveryInputs extends RuntimeDirInputs {
   /** The agent's folder (a real path): `--root`, else the working directory. */
@@ -10,7 +12,9 @@ export interface DiscoveryInputs extends RuntimeDirInputs {
 }
 
 export async function matchingEditors(inputs: DiscoveryInputs): Promise<DiscoveryRecord[]> {
-  const dir = runtimeDirPath(inputs);
-  if (unsafeReason(dir, inputs.uid) !== undefined) return [];
-  return (await liveRecords(dir, inputs.isProcessAlive)).filter((r) => r.folders.some((f) => isInside(inputs.root, f)));
+  const dirs = discoveryDirs(inputs).filter((dir) => existsSync(dir) && unsafeReason(dir, inputs.uid) === undefined);
+  const found = (await Promise.all(dirs.map((dir) => liveRecords(dir, inputs.isProcessAlive)))).flat();
+  const byPid = new Map<number, DiscoveryRecord>();
+  for (const r of found) if (!byPid.has(r.pid) && r.folders.some((f) => isInside(inputs.root, f))) byPid.set(r.pid, r);
+  return [...byPid.values()].sort((a, b) => b.startedAt - a.startedAt);
 }

@@ -61,6 +61,9 @@ export interface SessionOptions extends DiscoveryInputs {
   startRipgrepHelper?: () => void;
 }
 
+/** How long connecting and the attach handshake may take: a busy editor answers within it, a stopped one does not. */
+const ATTACH_TIMEOUT_MS = 5000;
+
 export class Sessions {
   private current: Session | undefined;
   private lastLabel: string | undefined;
@@ -80,6 +83,10 @@ export class Sessions {
       return { reply, session: this.current ? info(this.current) : { mode: 'headless', label: `headless on ${this.options.root}` }, notes };
     }
     const session = await this.ensure(notes);
+    if ('unreachable' in session) {
+      const reply = toResponseError(fail('io_error', session.unreachable, { editor: session.editor }));
+      return { reply, session: this.info(), notes };
+    }
     try {
       await session.ready;
       const source = new CancellationTokenSource();
@@ -111,7 +118,13 @@ export class Sessions {
     this.current = undefined;
   }
 
-  private async ensure(notes: string[]): Promise<Session> {
+  /**
+   * The session for this call: the editor's editls serving the agent's folder, else headless. An
+   * editor whose editls serves the folder (its record matches and its socket accepts connections) but
+   * does not complete the attach handshake is not worked around: the call is refused, since working
+   * headless would write to disk behind its open buffers.
+   */
+  private async ensure(notes: string[]): Promise<Session | { unreachable: string; editor: string }> {
     let s = this.current;
     if (s?.closed) {
       notes.push(`${s.label} has exited`);
@@ -120,6 +133,7 @@ export class Sessions {
     }
     if (s === undefined || s.mode === 'headless') {
       const attached = await this.attach();
+      if (attached && 'unreachable' in attached) return attached;
       if (attached) {
         if (s) s.dispose();
         this.current = s = attached;
@@ -133,16 +147,27 @@ export class Sessions {
     return s;
   }
 
-  private async attach(): Promise<Session | undefined> {
+  private async attach(): Promise<Session | { unreachable: string; editor: string } | undefined> {
+    let unreachable: { unreachable: string; editor: string } | undefined;
     for (const record of await matchingEditors(this.options)) {
-      const session = await this.connect(record).catch(() => undefined);
-      if (session) return session;
+      try {
+        return await this.connect(record);
+      } catch (error) {
+        // An editls that answers "not your folder" (its folders changed) does not serve it: look on.
+        if (error instanceof ResponseError && (error.data as { kind?: unknown } | undefined)?.kind === 'attach_refused') continue;
+        const why = error instanceof Error ? error.message : String(error);
+        unreachable ??= {
+          editor: record.clientName,
+          unreachable: `${record.clientName}'s editls (pid ${record.pid}) serves ${this.options.root} but could not be reached (${why}); nothing was read or changed, since working without it would write to disk behind its open buffers. Check that ${record.clientName} is responsive and call again, or close it to work on the files directly`,
+        };
+      }
     }
+    if (unreachable) return unreachable;
     return undefined;
   }
 
   private connect(record: DiscoveryRecord): Promise<Session> {
-    const timeoutMs = this.options.attachTimeoutMs ?? 2000;
+    const timeoutMs = this.options.attachTimeoutMs ?? ATTACH_TIMEOUT_MS;
     return new Promise<Session>((resolve, reject) => {
       const socket = net.connect(record.endpoint);
       const timer = setTimeout(() => {

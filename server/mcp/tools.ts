@@ -26,7 +26,8 @@ const apply = z
   .enum(['auto', 'editor', 'disk', 'preview'])
   .optional()
   .describe('Leave out (auto). "preview" changes nothing and returns a previewId for apply_preview / discard_preview.');
-const int = (d: string) => z.number().int().describe(d);
+/** A whole number of at least `min` (the tool schema says so: a model does not send -1 then). */
+const int = (min: number, d: string) => z.number().int().min(min).describe(d);
 const bool = (d: string) => z.boolean().describe(d);
 const filePath = z.string().describe('The file: relative to the workspace folder, or absolute inside it.');
 
@@ -38,7 +39,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       'Read a file as cat -n numbered lines (number, tab, line). Reads what the user sees: the editor\'s open buffer with unsaved changes when the file is open, else the disk. ' +
       'Use it before editing; the numbers are not part of the file. Lines over 2000 characters are cut; use offset/limit for long files. Binary files are refused (binary_file).',
-    input: { file_path: filePath, offset: int('1-based line to start from (default 1).').optional(), limit: int('Number of lines (default 2000).').optional() },
+    input: { file_path: filePath, offset: int(1, '1-based line to start from (default 1).').optional(), limit: int(1, 'Number of lines (default 2000).').optional() },
   },
   {
     name: 'edit',
@@ -79,8 +80,8 @@ export const TOOLS: readonly ToolSpec[] = [
       path: filePath,
       search: z.string().describe('Text to find (a regex with use_regex).'),
       replace: z.string().describe('Replacement text.'),
-      start_line: int('First line of the scope (1-based).').optional(),
-      end_line: int('Last line of the scope (1-based, inclusive).').optional(),
+      start_line: int(1, 'First line of the scope (1-based).').optional(),
+      end_line: int(1, 'Last line of the scope (1-based, inclusive).').optional(),
       use_regex: bool('search is a JavaScript regular expression.').optional(),
       ignore_case: bool('Case-insensitive.').optional(),
       apply,
@@ -95,10 +96,10 @@ export const TOOLS: readonly ToolSpec[] = [
       LANDS_IN_EDITOR + ' ' + ERRORS,
     input: {
       filePath,
-      startLine: int('1-based start line.'),
-      startColumn: int('1-based start column.'),
-      endLine: int('1-based end line.'),
-      endColumn: int('1-based end column (exclusive).'),
+      startLine: int(1, '1-based start line.'),
+      startColumn: int(1, '1-based start column.'),
+      endLine: int(1, '1-based end line.'),
+      endColumn: int(1, '1-based end column (exclusive).'),
       expectedText: z.string().describe('The current text of the range, exactly.'),
       replacementText: z.string().describe('The new text, verbatim.'),
       apply,
@@ -108,7 +109,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'insert',
     command: 'editls.insert',
     description: 'Insert whole lines after a 1-based line (0 = at the start, the line count = at the end), without quoting existing text. ' + LANDS_IN_EDITOR + ' ' + ERRORS,
-    input: { path: filePath, insert_line: int('Insert after this 1-based line (0 = before the first).'), new_str: z.string().describe('The lines to insert.'), apply },
+    input: { path: filePath, insert_line: int(0, 'Insert after this 1-based line (0 = before the first).'), new_str: z.string().describe('The lines to insert.'), apply },
   },
   {
     name: 'undo',
@@ -127,8 +128,8 @@ export const TOOLS: readonly ToolSpec[] = [
       path: z.string().describe('Folder or file to search; "." is the workspace folder.'),
       regex: z.string().describe('Rust regex (ripgrep syntax).'),
       file_pattern: z.string().optional().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
-      context_lines: int('Lines of context around each hit (default 1).').optional(),
-      max_results: int('Cap on matching lines (default 300).').optional(),
+      context_lines: int(0, 'Lines of context around each hit (default 1).').optional(),
+      max_results: int(1, 'Cap on matching lines (default 300).').optional(),
     },
   },
   {
@@ -166,7 +167,7 @@ export const TOOLS: readonly ToolSpec[] = [
       ignore_case: bool('Case-insensitive.').optional(),
       preserve_case: bool('Each replacement takes the case of the text it replaces.').optional(),
       file_pattern: z.string().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.ts".').optional(),
-      max_files: int('Refuse (too_large) when more files than this would change (default 1000).').optional(),
+      max_files: int(1, 'Refuse (too_large) when more files than this would change (default 1000).').optional(),
       apply,
     },
   },

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
 import { CAPS_VSCODE, TestClient, type ClientOptions } from '../helpers/lspClient.js';
@@ -323,6 +324,42 @@ describe('attached: sessions end, folders, records, token', () => {
     expect(r.structured.session.mode).toBe('headless');
     expect((await agent.call('read_file', { file_path: path.join(editor.options.root, 'f.txt') })).text).toMatch(/^outside_workspace: /);
     expect(editor.logs.some((l) => l.startsWith('agent connected'))).toBe(false);
+  });
+
+  it('an agent started without XDG_RUNTIME_DIR (as Codex starts MCP servers) finds the editor through the record\'s copy in the temp folder', async () => {
+    const { ws, rt, editor } = await editorAndAgent({ 'x.txt': 'x\n' });
+    await editor.open('x.txt', 'x unsaved\n');
+    const agent = await startMcp({ root: ws.root, xdg: null, name: 'no-xdg-agent' });
+    cleanups.push(() => agent.close());
+    const r = await agent.call('read_file', { file_path: 'x.txt' });
+    expect(r.structured.session).toMatchObject({ mode: 'attached', pid: editor.proc.pid });
+    expect(r.text.split('\n\nnote:')[0]).toBe('     1\tx unsaved');
+    // The copy goes with the editor.
+    const mirror = path.join(os.tmpdir(), `editls-${os.userInfo().uid}`, `${editor.proc.pid}.json`);
+    expect(existsSync(mirror)).toBe(true);
+    await editor.shutdown();
+    expect(existsSync(mirror)).toBe(false);
+    expect(existsSync(path.join(rt.dir, `${editor.proc.pid}.json`))).toBe(false);
+  });
+
+  it('an editor whose editls serves the folder but does not answer: calls are refused, nothing is written behind its buffers', async () => {
+    const { ws, editor, agent } = await editorAndAgent({ 'u.txt': 'one\n' });
+    await editor.open('u.txt', 'one unsaved\n');
+    // Stopped (e.g. a frozen editor): its socket still accepts connections, but nothing answers.
+    process.kill(editor.proc.pid!, 'SIGSTOP');
+    try {
+      const r = await agent.call('edit', { file_path: 'u.txt', old_string: 'one', new_string: 'two' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/^io_error: TestEditor's editls \(pid \d+\) serves .* but could not be reached \(attach timed out\); nothing was read or changed/);
+      expect(ws.read('u.txt')).toBe('one\n');
+    } finally {
+      process.kill(editor.proc.pid!, 'SIGCONT');
+    }
+    // Answering again, it is attached to and the edit lands in the buffer.
+    const again = await agent.call('edit', { file_path: 'u.txt', old_string: 'one', new_string: 'two' });
+    expect(again.isError).toBe(false);
+    expect(editor.bufferText('u.txt')).toBe('two unsaved\n');
+    expect(ws.read('u.txt')).toBe('one\n');
   });
 
   it('a subfolder of the workspace attaches (the working directory without --root too), its paths relative to itself', async () => {

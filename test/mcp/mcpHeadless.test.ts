@@ -35,6 +35,24 @@ describe('editls mcp headless: the tools', () => {
     expect(edit.inputSchema.required).toEqual(['file_path', 'old_string', 'new_string']);
     expect(Object.keys(edit.inputSchema.properties ?? {})).toContain('apply');
     expect(edit.description).toMatch(/open buffer/);
+    // Whole-number arguments say their least value: a model reads it, and a -1 is refused before editls sees it.
+    const minimums = Object.fromEntries(
+      tools.flatMap((t) => Object.entries((t.inputSchema.properties ?? {}) as Record<string, { type?: string; minimum?: number }>).filter(([, p]) => p.type === 'integer').map(([k, p]) => [`${t.name}.${k}`, p.minimum])),
+    );
+    expect(minimums).toEqual({
+      'read_file.offset': 1,
+      'read_file.limit': 1,
+      'search_and_replace.start_line': 1,
+      'search_and_replace.end_line': 1,
+      'replace_range.startLine': 1,
+      'replace_range.startColumn': 1,
+      'replace_range.endLine': 1,
+      'replace_range.endColumn': 1,
+      'insert.insert_line': 0,
+      'search_files.context_lines': 0,
+      'search_files.max_results': 1,
+      'replace_in_files.max_files': 1,
+    });
   });
 
   it('edit writes to disk keeping CRLF; the result is summary + diff, structuredContent the result object; the first result says headless', async () => {

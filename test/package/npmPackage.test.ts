@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; repository?: unknown };
 
 let tmp: string;
 let project: string;
@@ -74,11 +74,23 @@ describe('the npm package', () => {
     expect(installed.sort()).toEqual(['@vscode', 'editls']);
   });
 
-  it('`npx editls --version` runs the installed bin', () => {
-    // editls prints its version on stderr (stdout belongs to the protocol).
-    const r = spawnSync(NPX, ['--no-install', 'editls', '--version'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
-    expect(r.status).toBe(0);
-    expect(`${r.stdout}${r.stderr}`.trim()).toBe(`editls ${pkg.version}`);
+  it('carries the client examples, the docs, a LICENSE and a repository field', () => {
+    for (const f of ['LICENSE', 'CHANGELOG.md', 'docs/agents.md', 'docs/editors.md', 'client-examples/agents/codex-config.toml', 'client-examples/agents/claude-settings.json', 'client-examples/neovim/editls.lua']) expect(tarballFiles).toContain(f);
+    expect(pkg.repository).toMatchObject({ type: 'git' });
+  });
+
+  it('`npx editls --version` and `--help` print on stdout; a wrong command line prints the usage on stderr and exits 2', () => {
+    const run = (args: string[]) => spawnSync(NPX, ['--no-install', 'editls', ...args], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    const version = run(['--version']);
+    expect([version.status, version.stdout.trim(), version.stderr]).toEqual([0, `editls ${pkg.version}`, '']);
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: editls \[--stdio\]\n[\s\S]*usage: editls mcp \[--root DIR\]/);
+    const wrong = run(['--bogus']);
+    expect([wrong.status, wrong.stdout]).toEqual([2, '']);
+    expect(wrong.stderr).toMatch(/^editls: unknown option --bogus\nusage: editls/);
+    const missing = run(['mcp', '--root', path.join(tmp, 'no-such-folder')]);
+    expect([missing.status, missing.stdout, missing.stderr]).toEqual([2, '', `editls mcp: --root ${path.join(tmp, 'no-such-folder')}: no such folder\n`]);
   });
 
   it('edits a file over stdio through the installed bin (ripgrep included)', async () => {
