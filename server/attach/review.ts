@@ -74,7 +74,7 @@ export async function reviewAgentCommand(deps: ReviewDeps, params: ExecuteComman
   const preview = (await deps.run({ ...params, arguments: [{ ...args, apply: 'preview' }] })) as PreviewReply;
   if (typeof preview !== 'object' || preview === null || typeof preview.previewId !== 'string') return preview; // a failure, or nothing to change
   const apply = typeof args.apply === 'string' ? args.apply : 'auto';
-  return decide(deps, preview.previewId, preview.files ?? [], apply, agent);
+  return decide(deps, params.command, preview.previewId, preview.files ?? [], apply, agent);
 }
 
 /** An agent's editls.applyPreview of its own preview still needs the user's yes. */
@@ -91,7 +91,14 @@ async function confirmThenRun(deps: ReviewDeps, params: ExecuteCommandParams, me
   return notApplied(outcome, what, deps.timeoutMs);
 }
 
-async function decide(deps: ReviewDeps, previewId: string, files: { path: string; uri: string; diff: string }[], apply: string, agent: string): Promise<unknown> {
+/** The applied preview's result, told as the agent's own command after review (not as editls.applyPreview). */
+function reviewed(result: unknown, command: string): unknown {
+  if (typeof result !== 'object' || result === null || typeof (result as { message?: unknown }).message !== 'string') return result;
+  const r = result as { message: string };
+  return { ...r, message: `${r.message.replace(/^editls\.applyPreview:/, `${command}:`)} (applied after review in the editor)`, review: 'applied' };
+}
+
+async function decide(deps: ReviewDeps, command: string, previewId: string, files: { path: string; uri: string; diff: string }[], apply: string, agent: string): Promise<unknown> {
   const first = files[0];
   if (first) deps.showDocument(first.uri);
   const { added, removed } = deps.previewStat(previewId) ?? { added: 0, removed: 0 };
@@ -99,7 +106,7 @@ async function decide(deps: ReviewDeps, previewId: string, files: { path: string
   const what = `the agent edit to ${target}`;
   const outcome = await waitForUser(deps, `Agent edit to ${target}: +${added} −${removed}`, what, previewId);
   deps.log(`agent ${agent}: edit to ${target} ${describe(outcome)} in review`);
-  if (outcome.kind === 'answer' && outcome.title === APPLY) return deps.run({ command: 'editls.applyPreview', arguments: [{ id: previewId, ...(apply === 'preview' ? {} : { apply }) }] });
+  if (outcome.kind === 'answer' && outcome.title === APPLY) return reviewed(await deps.run({ command: 'editls.applyPreview', arguments: [{ id: previewId, ...(apply === 'preview' ? {} : { apply }) }] }), command);
   if (outcome.kind === 'ended') return ended(outcome.end, what);
   await deps.discard(previewId);
   return notApplied(outcome, what, deps.timeoutMs);

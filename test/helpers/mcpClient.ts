@@ -28,12 +28,16 @@ export function privateRuntimeDir(): { xdg: string; dir: string; cleanup: () => 
   return { xdg, dir: path.join(xdg, 'editls'), cleanup: () => rmSync(xdg, { recursive: true, force: true }) };
 }
 
-export async function startMcp(options: { root?: string; cwd?: string; xdg: string; name?: string }): Promise<McpAgent> {
+/** `xdg: null`: the agent starts without XDG_RUNTIME_DIR (as Codex starts MCP servers). */
+export async function startMcp(options: { root?: string; cwd?: string; xdg: string | null; name?: string }): Promise<McpAgent> {
   let stderr = '';
+  const env = { ...(process.env as Record<string, string>) };
+  if (options.xdg === null) delete env.XDG_RUNTIME_DIR;
+  else env.XDG_RUNTIME_DIR = options.xdg;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER_JS, 'mcp', ...(options.root ? ['--root', options.root] : [])],
-    env: { ...(process.env as Record<string, string>), XDG_RUNTIME_DIR: options.xdg },
+    env,
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stderr: 'pipe',
   });
