@@ -6,6 +6,7 @@ import { runSearchBench } from './searchBench.mjs';
 import { runSearchAndReplaceBench } from './searchAndReplaceBench.mjs';
 import { runReplaceInFilesBench } from './replaceInFilesBench.mjs';
 import { runMcpBench } from './mcpBench.mjs';
+import { runMcpStartBench } from './mcpStartBench.mjs';
 import { runSymbolQuality } from './symbolQuality.mjs';
 import { runDuringBuildBench } from './duringBuildBench.mjs';
 
@@ -16,6 +17,7 @@ results.push(...(await runSearchBench()));
 results.push(...(await runSearchAndReplaceBench()));
 results.push(...(await runReplaceInFilesBench()));
 results.push(...(await runMcpBench()));
+results.push(...(await runMcpStartBench()));
 results.push(...(await runSymbolQuality({ print: false })));
 results.push(...(await runDuringBuildBench()));
 
