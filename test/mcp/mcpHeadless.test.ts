@@ -178,6 +178,19 @@ describe('editls mcp headless: failures are isError results that start with thei
     expect(ws.read('a.txt')).toBe('x x\n');
   });
 
+  it("arguments agents' harnesses add (Gemini CLI's wait_for_previous) are accepted; any other unknown key is refused naming the closest known one", async () => {
+    const { ws, agent } = await agentOn({ 'a.txt': 'one\n' });
+    const ok = await agent.call('edit', { file_path: 'a.txt', old_string: 'one', new_string: 'two', wait_for_previous: true });
+    expect(ok.isError).toBe(false);
+    expect(ws.read('a.txt')).toBe('two\n');
+    const typo = await agent.call('edit', { file_pth: 'a.txt', old_string: 'two', new_string: 'three' });
+    expect(typo.isError).toBe(true);
+    expect(typo.text).toMatch(/^invalid_args: edit takes no argument "file_pth" \(did you mean "file_path"\?\); it takes file_path, old_string, new_string, replace_all, apply/);
+    const other = await agent.call('read_file', { file_path: 'a.txt', colour: 'red' });
+    expect(other.text).toMatch(/^invalid_args: read_file takes no argument "colour"; it takes/);
+    expect(ws.read('a.txt')).toBe('two\n');
+  });
+
   it('escapes are refused and nothing outside changes: .., absolute, file://, symlinked file and folder', async () => {
     const outside = mkdtempSync(path.join(os.tmpdir(), 'editls-outside-'));
     cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
