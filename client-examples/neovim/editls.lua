@@ -301,6 +301,15 @@ local function str_replace_selection(opts)
   end)
 end
 
+--- One quickfix item for one location, labelled `text`. Each location on its own: locations_to_items
+--- sorts what it is given by file and line, so labels matched by index would land on other lines
+--- (editls ranks symbols; its search results come in path order already).
+local function item_at(location, client, text)
+  local item = vim.lsp.util.locations_to_items({ location }, client.offset_encoding)[1]
+  if item then item.text = text end
+  return item
+end
+
 local function search_workspace(opts)
   local regex = opts.args
   if regex == '' then
@@ -313,14 +322,11 @@ local function search_workspace(opts)
   if not client then return end
   M.exec('editls.searchFiles', { path = '.', regex = regex }, function(result)
     local root = client.config.root_dir or vim.fn.getcwd()
-    local locations = {}
+    local items = {}
     for _, m in ipairs(result.matches or {}) do
-      table.insert(locations, { uri = vim.uri_from_fname(root .. '/' .. m.path), range = m.range })
-    end
-    local items = vim.lsp.util.locations_to_items(locations, client.offset_encoding)
-    -- locations_to_items reads the lines from disk; show editls's text (the unsaved buffer's) instead
-    for i, m in ipairs(result.matches or {}) do
-      if items[i] then items[i].text = m.text end
+      -- editls's text (the unsaved buffer's line), not the disk's that locations_to_items reads
+      local item = item_at({ uri = vim.uri_from_fname(root .. '/' .. m.path), range = m.range }, client, m.text)
+      if item then table.insert(items, item) end
     end
     vim.fn.setqflist({}, ' ', { title = 'editls search: ' .. regex, items = items })
     if #items > 0 then vim.cmd('copen') end
@@ -421,16 +427,15 @@ local function symbols(opts)
   end
   request(client, 'workspace/symbol', { query = query }, function(err, result)
     if err then return M.show(error_text(err), vim.log.levels.ERROR) end
-    local locations, names = {}, {}
+    local items = {}
     for _, sym in ipairs(result or {}) do
       if sym.location and sym.location.range then
-        table.insert(locations, sym.location)
         local kind = vim.lsp.protocol.SymbolKind[sym.kind] or 'Symbol'
-        table.insert(names, ('[%s] %s%s'):format(kind, sym.name, sym.containerName and sym.containerName ~= '' and (' in ' .. sym.containerName) or ''))
+        local label = ('[%s] %s%s'):format(kind, sym.name, sym.containerName and sym.containerName ~= '' and (' in ' .. sym.containerName) or '')
+        local item = item_at(sym.location, client, label)
+        if item then table.insert(items, item) end
       end
     end
-    local items = vim.lsp.util.locations_to_items(locations, client.offset_encoding)
-    for i, item in ipairs(items) do item.text = names[i] or item.text end
     vim.fn.setqflist({}, ' ', { title = 'editls symbols: ' .. query, items = items })
     if #items > 0 then vim.cmd('botright copen') else vim.notify(('editls: no symbol matches %q'):format(query)) end
   end, nil)

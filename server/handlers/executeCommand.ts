@@ -1,5 +1,5 @@
-// workspace/executeCommand: look the command up in the registry, validate arguments[0] with its
-// schema (InvalidParams with the issues otherwise), run it and turn a Failure into a ResponseError;
+// workspace/executeCommand: look the command up in the registry, validate arguments[0] (none at all
+// counts as {}) with its schema (InvalidParams with the issues otherwise), run it and turn a Failure into a ResponseError;
 // a failure is also summarised (window/showMessage as an error with `summary: "message"`).
 import { ResponseError, type ExecuteCommandParams } from 'vscode-languageserver';
 import { findCommand, COMMAND_IDS } from '../commands/index.js';
@@ -18,7 +18,9 @@ async function runCommand(ctx: Context, params: ExecuteCommandParams): Promise<u
   if (!command) {
     return invalidArgs(`unknown command "${params.command}"; editls serves ${COMMAND_IDS.join(', ')}`);
   }
-  const raw: unknown = params.arguments?.[0];
+  // No arguments at all (a command run from VS Code's palette or a keybinding without `args`) is an
+  // empty object: `editls.undo` then undoes the last change; commands that need arguments say which.
+  const raw: unknown = params.arguments === undefined || params.arguments.length === 0 ? {} : params.arguments[0];
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return invalidArgs(`${command.id} takes one object in arguments[0]`, [{ path: 'arguments[0]', message: `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw}` }]);
   }

@@ -30,6 +30,11 @@ export interface ApplyDeps {
   /** The command's cancellation ($/cancelRequest). */
   signal: AbortSignal;
   log: (message: string) => void;
+  /**
+   * The editor applied these changes after editls had answered that it did not (timeout, cancelled):
+   * they are journalled (so editls.undo reverts them) and the user is told.
+   */
+  appliedLate?: (changes: readonly PlannedChange[], why: string) => void;
 }
 
 let annotationCounter = 0;
@@ -121,21 +126,26 @@ export async function applyChanges(
     }
     const editorEdit = buildWorkspaceEdit(editorIdx.map((i) => docChanges[i]!), form); // editor changes are never omitted
     const editorFiles = editorIdx.map((i) => changes[i]!.snapshot.resolved.relPath).join(', ');
+    // A person reviewing the edit (VS Code's Refactor Preview, for needsConfirmation) has no deadline.
+    const reviewed = form.annotation !== undefined;
+    let gaveUp = '';
     const answer = await askEditor(
       {
         send: deps.sendApplyEdit,
-        timeoutMs: deps.settings.applyTimeoutMs,
+        timeoutMs: reviewed ? Infinity : deps.settings.applyTimeoutMs,
         signal: deps.signal,
         onLate: (late) => {
           const what = late.kind === 'reply' ? `applied=${String(late.reply.applied)}` : late.kind === 'error' ? `error: ${oneLine(late.message)}` : late.kind;
-          deps.log(`late answer from the editor to "${options.label}" (${what}); ignored: editls follows ${editorFiles} through didChange`);
+          deps.log(`late answer from the editor to "${options.label}" (${what}); editls follows ${editorFiles} through didChange`);
           if (late.kind !== 'reply' || !late.reply.applied) for (const i of editorIdx) deps.unconfirmed.delete(changes[i]!.snapshot.uri);
+          else deps.appliedLate?.(editorIdx.map((i) => changes[i]!), gaveUp);
         },
       },
       options.label,
       editorEdit,
     );
     if (answer.kind === 'timeout' || answer.kind === 'cancelled') {
+      gaveUp = answer.kind === 'timeout' ? `the editor did not answer within ${seconds(deps.settings.applyTimeoutMs)}` : 'the command was cancelled';
       for (const i of editorIdx) {
         const c = changes[i]!;
         if (c.snapshot.source === 'editor' && c.snapshot.version !== null) deps.unconfirmed.set(c.snapshot.uri, c.snapshot.version);

@@ -76,6 +76,12 @@ export function createContext(state: ServerState, request: RequestInfo): Context
           unconfirmed: state.unconfirmed,
           signal: request.signal,
           log: state.log,
+          appliedLate: (late, why) => {
+            state.previews.filesChanged(late.map((c) => c.snapshot.resolved.absPath));
+            if (options.record !== false) state.journal.record(state.requester, `${options.label} (applied late)`, late.map(recorded));
+            const files = late.map((c) => c.snapshot.resolved.relPath).join(', ');
+            state.showMessage(`editls: the editor applied "${options.label}" to ${files} after editls had answered that it did not (${why}); it is in the buffers now, and editls.undo reverts it`, 'error');
+          },
         },
         changes,
         mode,
@@ -92,15 +98,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
           state.journal.record(
             state.requester,
             options.label,
-            applied.map((c) => ({
-              absPath: c.snapshot.resolved.absPath,
-              relPath: c.snapshot.resolved.relPath,
-              uri: c.snapshot.uri,
-              before: c.created ? '' : c.snapshot.text,
-              edits: c.edits,
-              after: c.newText,
-              created: c.created,
-            })),
+            applied.map(recorded),
           );
         }
       }
@@ -124,6 +122,11 @@ export function createContext(state: ServerState, request: RequestInfo): Context
       return symbols === 'cancelled' ? fail('cancelled', 'workspace/symbol was cancelled') : { ok: true, symbols };
     },
   };
+}
+
+/** A change as the undo journal records it once applied. */
+function recorded(c: PlannedChange) {
+  return { absPath: c.snapshot.resolved.absPath, relPath: c.snapshot.resolved.relPath, uri: c.snapshot.uri, before: c.created ? '' : c.snapshot.text, edits: c.edits, after: c.newText, created: c.created };
 }
 
 /** A path refused because its workspace folder changed since initialize is also logged (window/logMessage). */

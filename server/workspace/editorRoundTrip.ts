@@ -11,6 +11,7 @@ export type EditorAnswer =
 
 export interface RoundTrip {
   send: (label: string, edit: WorkspaceEdit, signal: AbortSignal) => Promise<ApplyWorkspaceEditResult>;
+  /** Infinity: no deadline. */
   timeoutMs: number;
   signal: AbortSignal;
   /** The editor answered after editls stopped waiting (or failed late). */
@@ -34,7 +35,8 @@ export function askEditor(trip: RoundTrip, label: string, edit: WorkspaceEdit): 
       resolve(answer);
     };
     const onAbort = () => settle({ kind: 'cancelled' }, false);
-    const timer = setTimeout(() => settle({ kind: 'timeout' }, false), trip.timeoutMs);
+    // No deadline (Infinity) while a person reviews the edit (a needsConfirmation edit in VS Code's Refactor Preview).
+    const timer = Number.isFinite(trip.timeoutMs) ? setTimeout(() => settle({ kind: 'timeout' }, false), trip.timeoutMs) : undefined;
     trip.signal.addEventListener('abort', onAbort, { once: true });
     let request: Promise<ApplyWorkspaceEditResult>;
     try {

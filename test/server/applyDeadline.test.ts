@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CancellationTokenSource, ResponseError } from 'vscode-languageserver/node';
 import { CAPS_PLAIN_CHANGES, CAPS_VSCODE } from '../helpers/lspClient.js';
 import { serverFixture } from '../helpers/serverFixture.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const { setup, start } = serverFixture();
 const TEXT = 'alpha\nbeta\ngamma\n';
@@ -86,6 +87,41 @@ describe('workspace/applyEdit deadline and cancellation', () => {
     expect(client.bufferText('a.txt')).toBe('ALPHA\nBETA\ngamma\n');
     expect(client.logs.some((l) => /late answer from the editor .*applied=true/.test(l))).toBe(true);
     expect(ws.read('a.txt')).toBe(TEXT);
+  });
+
+  it('an edit the editor applies after editls answered it did not is journalled and reported: editls.undo reverts it', async () => {
+    const ws = setup({ 'a.txt': TEXT });
+    const client = await start(ws, { capabilities: CAPS_VSCODE, initializationOptions: { applyTimeoutMs: 200 } });
+    await client.open('a.txt');
+    let late: Promise<unknown> | undefined;
+    client.applyBehavior = (params) => {
+      client.applyBehavior = 'apply';
+      late = sleep(600).then(() => client.applyStrict(params));
+      return late as Promise<{ applied: boolean }>;
+    };
+    expect((await errorOf(client.exec('editls.edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }))).data.kind).toBe('apply_rejected');
+    await late;
+    expect(await waitFor(() => client.messages.some((m) => /the editor applied "editls\.edit a\.txt" to a\.txt after editls had answered that it did not \(the editor did not answer within 0\.2 s\); .*editls\.undo reverts it/.test(m)))).toBe(true);
+    expect(client.bufferText('a.txt')).toBe('ALPHA\nbeta\ngamma\n');
+    await client.exec('editls.undo', {});
+    expect(client.bufferText('a.txt')).toBe(TEXT);
+  });
+
+  it('confirm: true (VS Code\'s Refactor Preview) has no machine deadline: a person may take longer than applyTimeoutMs', async () => {
+    const ws = setup({ 'a.txt': TEXT, 'b.txt': 'beta\n' });
+    const client = await start(ws, { capabilities: CAPS_VSCODE, initializationOptions: { applyTimeoutMs: 200 } });
+    await client.open('a.txt');
+    client.applyBehavior = async (params) => {
+      expect(params.edit.changeAnnotations).toBeDefined();
+      await sleep(1500); // the person reviews
+      return client.applyStrict(params);
+    };
+    const r = await client.exec('editls.edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA', confirm: true });
+    expect(r).toMatchObject({ success: true, status: 'applied' });
+    expect(client.bufferText('a.txt')).toBe('ALPHA\nbeta\ngamma\n');
+    // Meanwhile other files' commands were not held up: here, one after it runs at once.
+    client.applyBehavior = 'apply';
+    await expect(client.exec('editls.edit', { file_path: 'b.txt', old_string: 'beta', new_string: 'BETA' })).resolves.toMatchObject({ success: true });
   });
 
   it('a second command racing a late answer: the editor applies both exactly once or refuses one as stale', async () => {

@@ -87,7 +87,7 @@ describe('error kinds', () => {
 describe('bad input is InvalidParams with the issues', () => {
   const cases: [string, string, unknown, RegExp][] = [
     ['unknown command', 'editls.nope', {}, /unknown command/],
-    ['no arguments', 'editls.edit', undefined, /arguments\[0\]/],
+    ['no arguments: an empty object, so the missing fields are named', 'editls.edit', undefined, /file_path: .*old_string/],
     ['array argument', 'editls.edit', ['a.ts'], /object/],
     ['string argument', 'editls.edit', 'a.ts', /object/],
     ['missing fields', 'editls.edit', { file_path: 'a.ts' }, /old_string/],

@@ -72,6 +72,17 @@ describe('closed files', () => {
     expect((await client.execError(UNDO, {})).data.kind).toBe('no_change');
   });
 
+  it('with no arguments at all (a palette command, a keybinding without args), the last change is undone', async () => {
+    const ws = setup({ 'a.txt': 'a\n' });
+    const client = await start(ws);
+    await client.exec(EDIT, { file_path: 'a.txt', old_string: 'a', new_string: 'A' });
+    await client.conn.sendRequest('workspace/executeCommand', { command: UNDO, arguments: [] });
+    expect(ws.read('a.txt')).toBe('a\n');
+    await client.exec(EDIT, { file_path: 'a.txt', old_string: 'a', new_string: 'B' });
+    await client.conn.sendRequest('workspace/executeCommand', { command: UNDO });
+    expect(ws.read('a.txt')).toBe('a\n');
+  });
+
   it('undo of a creation deletes the file if it still holds what editls wrote', async () => {
     const ws = setup({});
     const client = await start(ws);
