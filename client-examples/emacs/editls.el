@@ -6,12 +6,16 @@
 ;; ("node" "/path/to/editls/dist/editls.js" "--stdio") for a checkout.  Tested headless in editls's
 ;; CI with Emacs 28.2 + Eglot 1.9 and lsp-mode 8.0.0 (Debian bookworm).
 ;;
-;; Starting it: in a file's buffer, M-x eglot (or M-x lsp for lsp-mode).  To start it by itself, add
-;; to your init file (add-hook 'text-mode-hook #'eglot-ensure) or (add-hook 'text-mode-hook #'lsp).
+;; Starting it: in a file's buffer, M-x eglot (or M-x lsp for lsp-mode).  To start it by itself for
+;; every file it serves, add to your init file, after loading this file:
+;;   (add-hook 'find-file-hook #'editls-eglot-ensure)   ; Eglot
+;;   (add-hook 'find-file-hook #'editls-lsp-ensure)     ; or lsp-mode
+;; (find-file-hook, not a mode hook: Emacs 28 opens .ts files in fundamental-mode, which runs none.)
 ;;
-;; Eglot runs ONE server per buffer: editls serves the modes in `editls-eglot-modes' (default
-;; `text-mode' and `fundamental-mode', which is what Emacs 28 opens files it has no mode for in,
-;; e.g. .ts), instead of another server for those modes.  Set it with setq or Customize, before or
+;; Eglot runs ONE server per buffer: editls serves the modes in `editls-eglot-modes' (default: text,
+;; fundamental — what Emacs 28 opens files it has no mode for in, e.g. .ts — and the JavaScript and
+;; TypeScript modes), instead of another server for those modes (typescript-language-server for
+;; .js/.ts: take those modes out of the list to keep it).  Set it with setq or Customize, before or
 ;; after loading this file: it is read again whenever Eglot starts.
 ;; lsp-mode runs editls as an add-on next to the language's own server, in every buffer; it comes
 ;; back after `revert-buffer' (lsp-mode 8 drops it when the major mode is re-run).
@@ -91,12 +95,28 @@ for a checkout."
       (setq editls--eglot-entry (cons (copy-sequence editls-eglot-modes) #'editls--eglot-contact))
       (push editls--eglot-entry eglot-server-programs))))
 
-(defcustom editls-eglot-modes '(text-mode fundamental-mode)
+(defcustom editls-eglot-modes '(text-mode fundamental-mode js-mode js-ts-mode typescript-mode typescript-ts-mode tsx-ts-mode)
   "Major modes whose buffers Eglot connects to editls (and their derived modes).
-`fundamental-mode' is where Emacs opens files it has no mode for (e.g. .ts in Emacs 28).  Read
-again each time Eglot starts, so a plain setq after loading this file works too."
+`fundamental-mode' is where Emacs opens files it has no mode for (e.g. .ts in Emacs 28).  Eglot
+runs one server per buffer: editls here instead of typescript-language-server for .js/.ts (remove
+those modes to keep it).  Read again each time Eglot starts, so a plain setq after loading this
+file works too."
   :type '(repeat symbol)
   :set (lambda (sym value) (set-default sym value) (editls--eglot-register)))
+
+(defun editls-eglot-ensure ()
+  "Start Eglot with editls in this buffer when its mode is one of `editls-eglot-modes'.
+For `find-file-hook' (fundamental-mode runs no mode hook of its own)."
+  (when (and buffer-file-name (apply #'derived-mode-p editls-eglot-modes))
+    (require 'eglot)
+    (eglot-ensure)))
+
+(defun editls-lsp-ensure ()
+  "Start lsp-mode in this file's buffer: editls runs as an add-on next to the language's own server.
+For `find-file-hook'."
+  (when buffer-file-name
+    (require 'lsp-mode)
+    (lsp-deferred)))
 
 (define-error 'editls-error "editls")
 
@@ -218,13 +238,17 @@ Failures signal `editls-error' with (KIND MESSAGE DATA CODE): KIND is data.kind
     (when (editls--get result :previewId) (setq editls-last-preview (editls--get result :previewId)))
     result))
 
+(defun editls--server-reports ()
+  "Whether editls itself shows each result and failure (summary \"message\"): then this file does not."
+  (equal (plist-get editls-initialization-options :summary) "message"))
+
 (defun editls--report (command args)
-  "Run COMMAND with ARGS for a user: show the summary, or the error and its kind."
+  "Run COMMAND with ARGS for a user: show the summary, or the error and its kind (once)."
   (condition-case err
       (let ((result (editls-execute command args)))
-        (message "%s" (or (editls--get result :message) "editls: done"))
+        (unless (editls--server-reports) (message "%s" (or (editls--get result :message) "editls: done")))
         result)
-    (editls-error (message "editls: %s (%s)" (nth 2 err) (nth 1 err)) nil)))
+    (editls-error (unless (editls--server-reports) (message "editls: %s (%s)" (nth 2 err) (nth 1 err))) nil)))
 
 ;;; Commands
 

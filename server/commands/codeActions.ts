@@ -58,7 +58,10 @@ export async function codeActionOffers(ctx: Context, uri: string, lines: { start
       });
     }
     const endings = lineEndingStats(text);
-    if (endings.mixed) {
+    // Not offered where it cannot work: an open buffer in an editor that changes the carriage
+    // returns of edits (Neovim, lsp-mode) cannot take CRs (editls would refuse the edit).
+    const needsCr = endings.dominant !== '\n';
+    if (endings.mixed && !(needsCr && snapshot.source === 'editor' && ctx.carriageReturns !== 'keep')) {
       const differing = endings.lf + endings.crlf + endings.cr - (endings.dominant === '\n' ? endings.lf : endings.dominant === '\r\n' ? endings.crlf : endings.cr);
       offers.push({
         title: `editls: normalise line endings to ${endingName(endings.dominant)} (${differing} line${differing === 1 ? ' differs' : 's differ'})`,

@@ -61,6 +61,11 @@ export interface ApplyOutcome {
 export interface Context {
   readonly settings: Settings;
   readonly encoding: PositionEncoding;
+  /**
+   * What the editor does with a carriage return in an edit's new text: keeps it, turns it into a
+   * line break (Neovim 0.7-0.11), or drops it (lsp-mode). An edit needing one cannot land exactly there.
+   */
+  readonly carriageReturns: 'keep' | 'lineBreak' | 'drop';
   /** Aborted when the client cancels the request ($/cancelRequest). */
   readonly signal: AbortSignal;
   /** The client's workDoneToken from the request params, if any (for $/progress). */

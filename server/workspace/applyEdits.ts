@@ -291,7 +291,13 @@ function carriageReturnProblem(deps: ApplyDeps, c: PlannedChange, change: Docume
   if (mode === 'lineBreak' && allCrlf(base) && change.edits.every((e) => !/\r(?!\n)/.test(e.newText) && !/(^|[^\r])\n/.test(e.newText))) return undefined;
   const rel = c.snapshot.resolved.relPath;
   const how = mode === 'lineBreak' ? 'turns carriage returns in edits into line breaks' : 'drops carriage returns from edits';
-  return `this editor (${deps.traits.clientName}) ${how}, and the edit to ${rel} needs one, so it cannot be applied exactly; nothing was changed. Set the file's line endings in the editor instead (e.g. :set fileformat=dos or C-x RET f) and save`;
+  // What makes every line CRLF in that editor, stray CRs of a mixed file included (setting the file
+  // format alone would write those lines as \r\r\n); test/editors runs both.
+  const fix =
+    mode === 'lineBreak'
+      ? ':%s/\\r$//e | set fileformat=dos | write'
+      : 'M-: (progn (save-excursion (goto-char (point-min)) (while (search-forward "\\r" nil t) (replace-match ""))) (set-buffer-file-coding-system (coding-system-change-eol-conversion buffer-file-coding-system \'dos)) (save-buffer))';
+  return `this editor (${deps.traits.clientName}) ${how}, and the edit to ${rel} needs one, so it cannot be applied exactly; nothing was changed. To make every line of ${rel} end in CRLF, run ${fix}`;
 }
 
 function allCrlf(text: string): boolean {

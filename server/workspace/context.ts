@@ -57,6 +57,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
   return {
     settings,
     encoding: state.encoding,
+    carriageReturns: state.traits.carriageReturns,
     signal: request.signal,
     ...(request.workDoneToken !== undefined ? { workDoneToken: request.workDoneToken } : {}),
     resolvePath: async (input) => {

@@ -161,8 +161,17 @@
       (rec "s13.titles_after_save" (my-titles))
       (find-file (path "crlf.txt"))
       (my-attach)
-      (rec "s13.crlf_normalize" (my-outcome (lambda () (editls-execute "editls.normalizeLineEndings" (list :path "crlf.txt")))))
-      (rec "s13.crlf_buffer" (buf-text "crlf.txt"))
+      (rec "s13.crlf_titles" (my-titles))
+      (let ((refused (my-outcome (lambda () (editls-execute "editls.normalizeLineEndings" (list :path "crlf.txt"))))))
+        (rec "s13.crlf_normalize" refused)
+        (rec "s13.crlf_buffer" (buf-text "crlf.txt"))
+        ;; The advice in the refusal, evaluated as M-: would: every line CRLF on disk.
+        (let* ((msg (or (cdr (assoc "message" refused)) ""))
+               (advice (and (string-match "run M-: \\(.*\\)\\'" msg) (match-string 1 msg))))
+          (rec "s13.crlf_advice" (or advice :null))
+          (when advice
+            (with-current-buffer (find-buffer-visiting (path "crlf.txt")) (eval (car (read-from-string advice)))))
+          (rec "s13.crlf_after_advice" (disk "crlf.txt"))))
 
       ;; 14. a 5-match searchAndReplace in an open buffer, 5 times (q -> Y, Y -> q, ...)
       (find-file (path "five.txt"))

@@ -95,6 +95,10 @@ describe('Neovim 0.7 (headless)', () => {
       expect(o['s13.crlf_normalize']).toMatchObject({ error: 'apply_rejected' });
       expect(o['s13.crlf_normalize'].message).toMatch(/this editor \(Neovim\) turns carriage returns in edits into line breaks/);
       expect(o['s13.crlf_buffer']).toBe(FIXTURE['crlf.txt']);
+      // Not offered where it cannot work, and the advice given makes every line CRLF (no \r\r\n).
+      expect((o['s13.crlf_titles'] as string[]).some((t) => /normalise line endings/.test(t))).toBe(false);
+      expect(o['s13.crlf_advice']).toBe(':%s/\\r$//e | set fileformat=dos | write');
+      expect(o['s13.crlf_after_advice']).toBe('one\r\ntwo\r\nthree\r\nfour\r\n');
 
       // 14. a 5-match searchAndReplace in an open buffer, 20 times: no wrong answer, buffer right each time
       expect(o['s14.runs']).toBe(20);

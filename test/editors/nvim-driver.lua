@@ -258,8 +258,15 @@ local ok, err = pcall(function()
   vim.wait(300)
   put('s13.titles_after_save', code_action_titles(mixed))
   local crlf = open_attached('crlf.txt')
-  put('s13.crlf_normalize', outcome(exec_in(crlf, 'editls.normalizeLineEndings', { path = 'crlf.txt' })))
+  put('s13.crlf_titles', code_action_titles(crlf))
+  local crlf_outcome = outcome(exec_in(crlf, 'editls.normalizeLineEndings', { path = 'crlf.txt' }))
+  put('s13.crlf_normalize', crlf_outcome)
   put('s13.crlf_buffer', buf_text('crlf.txt'))
+  -- The advice in the refusal, run as the user would type it: every line CRLF on disk.
+  local advice = (crlf_outcome.message or ''):match('run (:.*)$')
+  put('s13.crlf_advice', advice or vim.NIL)
+  if advice then vim.cmd(advice:sub(2)) end
+  put('s13.crlf_after_advice', disk('crlf.txt'))
 
   -- 14. a 5-match searchAndReplace in an open buffer, 20 times (q -> Y, Y -> q, ...), pausing
   --     between runs as a user does: after a pause Neovim 0.7 sends the first change of the edit at
