@@ -279,16 +279,23 @@ preview it: hint diagnostics, then `editls-apply-preview'."
 (defun editls-replace-in-files (search replace &rest options)
   "Preview replacing SEARCH by REPLACE in every file of the workspace.
 OPTIONS is a plist of editls.replaceInFiles arguments (:use_regex t :ignore_case t
-:preserve_case t :file_pattern \"*.el\" ...).  The diff is shown in *editls-replace*;
-`editls-apply-preview' applies it."
+:preserve_case t :file_pattern \"*.el\" :max_files 5000 ...).  With \\[universal-argument] it
+asks for flags: r regex, i ignore case, p preserve case, g a file glob, m the most files it may
+change (default 1000; more is refused and nothing changes).  The diff is shown in
+*editls-replace*; `editls-apply-preview' applies it."
   (interactive
    (let* ((s (read-string "editls replace in files: "))
           (r (read-string (format "replace %s everywhere with: " s)))
-          (flags (if current-prefix-arg (read-string "flags (r regex, i ignore case, p preserve case): ") "")))
+          (flags (if current-prefix-arg (read-string "flags (r regex, i ignore case, p preserve case, g glob, m max files): ") "")))
      (append (list s r)
              (when (string-match-p "r" flags) (list :use_regex t))
              (when (string-match-p "i" flags) (list :ignore_case t))
-             (when (string-match-p "p" flags) (list :preserve_case t)))))
+             (when (string-match-p "p" flags) (list :preserve_case t))
+             (when (string-match-p "g" flags) (list :file_pattern (read-string "file glob (e.g. *.ts): ")))
+             (when (string-match-p "m" flags)
+               (let ((n (read-number "at most this many changed files: " 1000)))
+                 (unless (and (integerp n) (>= n 1)) (user-error "editls: max files is a whole number, 1 or more"))
+                 (list :max_files n))))))
   (let ((result (editls--report "editls.replaceInFiles" (append (list :search search :replace replace :apply "preview") options))))
     (when result
       (with-current-buffer (get-buffer-create "*editls-replace*")

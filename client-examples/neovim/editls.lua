@@ -32,11 +32,12 @@
 --                            vim.lsp.buf.range_code_action(), which this calls; 0.8+: code_action{range})
 --   :EditlsApplyPreview [id] apply the pending preview (default: the latest one)
 --   :EditlsDiscardPreview [id]
---   :EditlsReplaceAll [-r] [-i] [-p] [-g GLOB] {search} {replace}
+--   :EditlsReplaceAll [-r] [-i] [-p] [-g GLOB] [-m N] {search} {replace}
 --                            replace in every file of the workspace: a preview whose matches fill
 --                            the quickfix list (unsaved buffers included); :EditlsApplyPreview applies
 --                            it all (one undo per buffer, closed files written to disk), :EditlsUndo!
---                            reverts it; -r regex, -i ignore case, -p preserve case, -g file glob;
+--                            reverts it; -r regex, -i ignore case, -p preserve case, -g file glob,
+--                            -m N at most N changed files (default 1000; more is refused, unchanged);
 --                            without {search} {replace} it asks for them
 --   :EditlsUndo              revert the last editls change to the current file (also one written to
 --                            disk while the file was closed); :EditlsUndo! reverts the last editls
@@ -377,6 +378,14 @@ local function replace_all(opts)
     elseif a == '-i' then args.ignore_case = true
     elseif a == '-p' then args.preserve_case = true
     elseif a == '-g' then i = i + 1; args.file_pattern = fargs[i]
+    elseif a == '-m' then
+      i = i + 1
+      local n = tonumber(fargs[i] or '')
+      if not n or n < 1 or n % 1 ~= 0 then
+        vim.notify('editls: -m takes a whole number of files, 1 or more (e.g. -m 5000)', vim.log.levels.ERROR)
+        return
+      end
+      args.max_files = n
     else table.insert(rest, a) end
     i = i + 1
   end

@@ -92,6 +92,7 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
         targets.map((t) => t.absPath),
         async () => {
           const changes: PlannedChange[] = [];
+          const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
           let scanned = 0;
           let matches = 0;
           // Files are read a few ahead of the one being matched (reads wait on I/O, matching on the CPU).
@@ -126,15 +127,10 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
               }
               changes.push({ snapshot, newText: done.newText, edits: done.edits, created: false, replacements: done.replacements });
               matches += done.replacements;
+              // Refused as soon as the count passes max_files: the rest of the files are not read.
+              if (changes.length > maxFiles) return tooManyFiles(a.search, maxFiles, scanned, targets.length);
             }
             progress.report(`${scanned}/${targets.length} files scanned, ${changes.length} matched, ${matches} replacement${matches === 1 ? '' : 's'}`, Math.round((100 * scanned) / Math.max(1, targets.length)));
-          }
-          const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
-          if (changes.length > maxFiles) {
-            return fail('too_large', `${a.search.length > 40 ? 'the search' : JSON.stringify(a.search)} would change ${changes.length} files, more than max_files (${maxFiles}); nothing changed; narrow it with path or file_pattern, or raise max_files`, {
-              files: changes.length,
-              maxFiles,
-            });
           }
           if (signal.aborted) return cancelled();
           const computeMs = performance.now() - started - listMs;
@@ -146,6 +142,17 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
     }
   },
 };
+
+function tooManyFiles(search: string, maxFiles: number, scanned: number, candidates: number) {
+  const what = search.length > 40 ? 'the search' : JSON.stringify(search);
+  const counted = scanned < candidates ? ` (counting stopped at ${maxFiles + 1} after reading ${scanned} of ${candidates} candidate files)` : '';
+  return fail('too_large', `${what} would change more than max_files (${maxFiles}) files${counted}; nothing changed; narrow it with path or file_pattern, or raise max_files`, {
+    files: maxFiles + 1,
+    maxFiles,
+    filesScanned: scanned,
+    candidates,
+  });
+}
 
 function cancelled() {
   return fail('cancelled', 'replaceInFiles was cancelled before anything was written; nothing changed');

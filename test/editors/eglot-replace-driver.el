@@ -20,6 +20,13 @@
       (goto-char (point-min)) (forward-line 1) (end-of-line) (insert " world")
       (undo-boundary)
       (rec "a.before" (buf-text "a.txt"))
+      ;; 0. C-u M-x editls-replace-in-files as a user types it (batch Emacs reads the answers from
+      ;; stdin): flags "im", at most 2 files: 3 would change, so it is refused and nothing changes.
+      (setq my-messages nil)
+      (let ((current-prefix-arg '(4))) (call-interactively #'editls-replace-in-files))
+      (rec "limited.message" (cl-find-if (lambda (m) (string-match-p "max_files" m)) my-messages))
+      (rec "limited.preview" (bool editls-last-preview))
+      (rec "limited.a" (buf-text "a.txt"))
       ;; 1. the preview: a diff in *editls-replace*, nothing changed
       (editls-replace-in-files "world" "planet" :ignore_case t :preserve_case t)
       (rec "preview.id" editls-last-preview)

@@ -12,12 +12,18 @@ describe('Emacs + Eglot 1.9 (headless): replace in files', () => {
     ws.write('b.txt', 'World one, world two\n');
     ws.write('c.txt', 'closed WORLD\n');
     try {
-      const run = await runDriver('emacs', ['--batch', '-Q', '-l', path.join(EDITORS_DIR, 'eglot-replace-driver.el')], ws);
+      // The answers to C-u M-x editls-replace-in-files's prompts: search, replace, flags, max files.
+      const typed = 'world\nplanet\nim\n2\n';
+      const run = await runDriver('emacs', ['--batch', '-Q', '-l', path.join(EDITORS_DIR, 'eglot-replace-driver.el')], ws, undefined, typed);
       const o = run.out;
       if (o.ok !== true) throw new Error(`driver failed: ${o.error ?? JSON.stringify(o)}\n${run.stderr.slice(-3000)}`);
       expect(o.connected).toBe(true);
       const aBefore = 'hello world\nsecond line world\nxé😀 target here\n';
       expect(o['a.before']).toBe(aBefore);
+      // 0. the interactive command with flags i and m 2: 3 files would change, refused, nothing changed
+      expect(o['limited.message']).toContain('more than max_files (2)');
+      expect(o['limited.preview']).toBe(false);
+      expect(o['limited.a']).toBe(aBefore);
       // 1. preview: the diff names every file (the unsaved line of a.txt included); nothing changed
       expect(o['preview.id']).toEqual(expect.any(String));
       for (const line of ['+hello planet', '+second line planet', '+Planet one, planet two', '+closed PLANET']) expect(o['preview.diff']).toContain(line);

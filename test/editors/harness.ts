@@ -63,7 +63,8 @@ export interface DriverRun {
 }
 
 /** Runs `cmd args` with WS, SERVER, OUT, REPO in the environment and parses the JSON it writes to OUT. */
-export function runDriver(cmd: string, args: string[], ws: TempWorkspace, timeoutMs = 180_000): Promise<DriverRun> {
+/** `input`: what the user types, one answer per line (batch Emacs reads its minibuffer from stdin). */
+export function runDriver(cmd: string, args: string[], ws: TempWorkspace, timeoutMs = 180_000, input?: string): Promise<DriverRun> {
   if (!existsSync(SERVER_JS)) throw new Error(`${SERVER_JS} is missing: run npm run build first`);
   // Hidden, so editls's searches and symbol index skip it.
   const outFile = path.join(ws.root, '.driver-out.json');
@@ -71,12 +72,13 @@ export function runDriver(cmd: string, args: string[], ws: TempWorkspace, timeou
     const child = spawn(cmd, args, {
       cwd: ws.root,
       env: { ...process.env, WS: ws.root, SERVER: SERVER_JS, OUT: outFile, REPO, HOME: path.join(ws.root, '.home'), TERM: 'dumb' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.stdout!.on('data', (d) => (stdout += String(d)));
+    child.stderr!.on('data', (d) => (stderr += String(d)));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('exit', (status) => {
       clearTimeout(timer);

@@ -17,6 +17,11 @@ describe('Neovim 0.7 (headless): replace in files', () => {
       expect(o.attached).toBe(true);
       const aBefore = 'hello world\nsecond line world\nxé😀 target here\n';
       expect(o['a.before']).toBe(aBefore);
+      // 0. -m 2 with three files to change: refused, nothing changed; -m lots: refused by the command
+      expect(o['limited.refused']).toBe(true);
+      expect(o['limited.preview']).toBeNull();
+      expect(o['limited.a']).toBe(aBefore);
+      expect(o['limited.bad']).toContain('-m takes a whole number');
       // 1. preview: every match in the quickfix list (the unsaved line of a.txt included), nothing changed
       expect(o['preview.ready']).toBe(true);
       expect(o['preview.items']).toEqual([

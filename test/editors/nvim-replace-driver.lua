@@ -33,6 +33,17 @@ local ok, err = pcall(function()
   local a_before, b_before = buf_text(a), buf_text(b)
   put('a.before', a_before)
 
+  -- 0. -m 2: three files would change, so it is refused and nothing changes; -m without a number is refused here
+  vim.cmd('EditlsReplaceAll -m 2 -i world planet')
+  put('limited.refused', wait(30000, function()
+    for _, m in ipairs(editls.messages) do if m:find('more than max_files (2)', 1, true) then return true end end
+    return false
+  end))
+  put('limited.preview', editls.last_preview or vim.NIL)
+  put('limited.a', buf_text(a))
+  vim.cmd('EditlsReplaceAll -m lots world planet')
+  put('limited.bad', notes[#notes] or vim.NIL)
+
   -- 1. the preview: quickfix items, nothing changed anywhere
   vim.fn.setqflist({}, 'r')
   vim.cmd('EditlsReplaceAll -i -p world planet')

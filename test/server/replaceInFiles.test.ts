@@ -209,6 +209,18 @@ describe('all or nothing', () => {
     }
     expect([ws.read('a.txt'), ws.read('b.txt'), ws.read('c.txt')]).toEqual(['x\n', 'x\n', 'x\n']);
   });
+
+  it('is refused as soon as the count passes max_files, without reading the other files', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`f${i}.txt`] = `x ${i}\r\n`;
+    const ws = setup(files);
+    const client = await start(ws);
+    const err = await client.execError(RIF, { search: 'x', replace: 'y', max_files: 2 });
+    // Every file changes, so the third file read is the one that passes the limit.
+    expect(err.data).toMatchObject({ kind: 'too_large', files: 3, maxFiles: 2, filesScanned: 3, candidates: 60 });
+    expect(err.message).toContain('counting stopped at 3 after reading 3 of 60 candidate files');
+    for (let i = 0; i < 60; i += 7) expect(ws.read(`f${i}.txt`)).toBe(`x ${i}\r\n`);
+  });
 });
 
 describe('previews, undo, progress, size', () => {
