@@ -56,6 +56,12 @@ export interface ApplyOutcome {
   notes: string[];
   /** A multi-file disk write's split (ms): temp files written, fsynced, then renamed and checked. */
   diskTimings?: { writeMs: number; fsyncMs: number; renameMs: number };
+  /**
+   * After a person's review (VS Code's Refactor Preview), the changes as they landed, same order:
+   * null for one left out (unticked; its `via` is null too), a copy holding only the edits that
+   * landed for one applied in part. Absent: every change landed as planned.
+   */
+  landed?: (PlannedChange | null)[];
 }
 
 export interface Context {

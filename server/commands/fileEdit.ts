@@ -147,16 +147,24 @@ export function editResult(
 ): EditResult {
   const preview = options.previewId !== undefined;
   const budget = options.maxDiffChars ?? ctx.settings.maxDiffChars;
-  const diffs = options.diffs ?? resultDiffs(changes, budget);
-  const files: FileResult[] = changes.map((c, i) => ({
+  // After a review, only what landed is reported (a file left out is not; one applied in part by its own diff).
+  const landed = outcome.landed;
+  const shown = landed ? landed.flatMap((c, i) => (c === null ? [] : [{ c, via: outcome.via[i] ?? null }])) : changes.map((c, i) => ({ c, via: outcome.via[i] ?? null }));
+  const diffs = (!landed && options.diffs) || resultDiffs(shown.map((s) => s.c), budget);
+  const files: FileResult[] = shown.map(({ c, via }, i) => ({
     path: c.snapshot.resolved.relPath,
     uri: c.snapshot.uri,
     replacements: c.replacements,
     created: c.created,
-    via: outcome.via[i] ?? null,
+    via,
     diff: diffs[i]!.text,
   }));
-  const message = summaryLine(command, files, options.previewId, options.noun ?? REPLACEMENTS);
+  const leftOut = landed ? landed.flatMap((c, i) => (c === null ? [changes[i]!.snapshot.resolved.relPath] : [])) : [];
+  const inPart = landed ? landed.flatMap((c, i) => (c !== null && c !== changes[i] ? [c.snapshot.resolved.relPath] : [])) : [];
+  const message =
+    summaryLine(command, files, options.previewId, options.noun ?? REPLACEMENTS) +
+    (leftOut.length > 0 ? `; left out in the review: ${leftOut.join(', ')}` : '') +
+    (inPart.length > 0 ? `; applied in part: ${inPart.join(', ')}` : '');
   ctx.summarize(message);
   return {
     success: true,

@@ -18,6 +18,7 @@ import { encodeText, fileStamp, readTextFile } from './fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
 import { editPresence } from '../core/edits/editPresence.js';
+import { landedAfterReview } from './reviewedEdits.js';
 
 export interface ApplyDeps {
   encoding: PositionEncoding;
@@ -63,9 +64,10 @@ export async function applyChanges(
   }
   // A change bound for disk with more TextEdits than maxResultEdits is left out of the result's edit
   // (its TextEdits are never built: at 100,000 edits they cost more than the change itself).
-  const buildReported = () => {
+  const buildReported = (from: readonly (PlannedChange | null)[] = changes) => {
     let omittedEdits = 0;
-    const docChanges = changes.map((c, i) => {
+    const docChanges = from.map((c, i) => {
+      if (c === null) return null;
       if (routes[i] === 'disk' && c.edits.length > deps.settings.maxResultEdits) {
         omittedEdits += c.edits.length;
         return null;
@@ -90,6 +92,10 @@ export async function applyChanges(
   };
   if (mode === 'preview') return { ok: true, via: changes.map(() => null), ...built!.reported, notes };
   const docChanges = built?.docChanges ?? [];
+  /** After a person's review: the changes as they landed (null: left out). */
+  let landed: (PlannedChange | null)[] | undefined;
+  /** What the editor holds of this command, for a revert if the disk part fails (after a review: what landed). */
+  let inEditor: { changes: readonly PlannedChange[]; idx: readonly number[] } = { changes, idx: [] };
 
   // 0. With an editor part, every closed file bound for disk must still hold what was read before
   //    anything changes, so that a stale file refuses the whole command before the editor sees any
@@ -102,6 +108,7 @@ export async function applyChanges(
 
   // 1. Editor part first: if the editor refuses, nothing is written to disk.
   const editorIdx = routes.flatMap((r, i) => (r === 'editor' ? [i] : []));
+  inEditor = { changes, idx: editorIdx };
   if (editorIdx.length > 0) {
     for (const i of editorIdx) {
       const c = changes[i]!;
@@ -157,8 +164,25 @@ export async function applyChanges(
     }
     if (answer.kind === 'error') return refusal(answer.message, changes, editorIdx);
     const reply = answer.reply;
+    if (!reply.applied && reviewed && !STALE_REASON.test(reply.failureReason ?? '')) {
+      return fail('apply_rejected', `the edit to ${editorFiles} was not applied in the editor's review (Discard, or Apply with nothing ticked); nothing was changed`, {
+        review: 'discarded',
+        ...(reply.failureReason ? { reason: reply.failureReason } : {}),
+      });
+    }
     if (!reply.applied) return refusal(reply.failureReason ?? 'the editor did not apply the edit', changes, editorIdx);
-    for (const i of editorIdx) {
+    if (reviewed) {
+      // The person may have unticked files or single edits: what landed is read back from the buffers.
+      const review = await afterReview(deps, changes, editorIdx, diskIdx.length);
+      if (!review.ok) return review;
+      notes.push(...review.notes);
+      landed = review.landed;
+      for (const [i, c] of landed.entries()) if (c === null) routes[i] = null;
+      const now = landed;
+      inEditor = { changes: now.map((c, i) => c ?? changes[i]!), idx: editorIdx.filter((i) => now[i] !== null) };
+      if (review.differs) built = buildReported(landed);
+    }
+    for (const i of reviewed ? [] : editorIdx) {
       const c = changes[i]!;
       if (c.snapshot.source !== 'editor') {
         notes.push(`${c.snapshot.resolved.relPath} was not open: the editor now holds the edit in an unsaved buffer; save it (:wa, :write-all, save-some-buffers)`);
@@ -176,7 +200,7 @@ export async function applyChanges(
   // (Without an editor part no time passed since the check above; the writes check once more anyway.)
   if (editorIdx.length > 0) {
     const stale = await firstFailure(diskIdx, (i) => diskUnchanged(deps, changes[i]!));
-    if (stale) return withEditorReverted(deps, stale, changes, editorIdx, form, options.label, []);
+    if (stale) return withEditorReverted(deps, stale, inEditor.changes, inEditor.idx, form, options.label, []);
   }
   // 3. The disk part is all or nothing too: files to create first (each exclusive, never replacing),
   //    then the existing files, as one batch when there are several (temp files fsynced concurrently,
@@ -188,7 +212,7 @@ export async function applyChanges(
   const undoCreates = async (failure: Failure, holdingNew: number[]): Promise<Failure> => {
     const left = [...holdingNew];
     for (const i of created) if (!(await removeIfStillOurs(changes[i]!))) left.push(i);
-    return withEditorReverted(deps, failure, changes, editorIdx, form, options.label, left);
+    return withEditorReverted(deps, failure, inEditor.changes, inEditor.idx, form, options.label, left);
   };
   for (const i of toCreate) {
     const written = await writeToDisk(deps, changes[i]!);
@@ -208,7 +232,45 @@ export async function applyChanges(
     notes.push(...written.notes);
   }
   built ??= buildReported();
-  return { ok: true, via: routes, ...built.reported, notes, ...(diskTimings ? { diskTimings } : {}) };
+  return { ok: true, via: routes, ...built.reported, notes, ...(diskTimings ? { diskTimings } : {}), ...(landed ? { landed } : {}) };
+}
+
+/**
+ * After a reviewed edit the editor answered applied: per change, what landed (landedAfterReview).
+ * None of it at all (and nothing for disk) is a refusal; otherwise the changes as they landed (null
+ * for one left out) and a note per file left out, applied in part, or holding other changes too.
+ */
+async function afterReview(
+  deps: ApplyDeps,
+  changes: readonly PlannedChange[],
+  editorIdx: readonly number[],
+  diskCount: number,
+): Promise<Result<{ landed: (PlannedChange | null)[]; differs: boolean; notes: string[] }>> {
+  const landings = await landedAfterReview(deps.documents, editorIdx.map((i) => changes[i]!), deps.settings.applyConfirmTimeoutMs);
+  const landed: (PlannedChange | null)[] = [...changes];
+  const leftOut: string[] = [];
+  const inPart: string[] = [];
+  const unclear: string[] = [];
+  landings.forEach((l, k) => {
+    const i = editorIdx[k]!;
+    const rel = changes[i]!.snapshot.resolved.relPath;
+    if (l.kind === 'applied') {
+      landed[i] = l.change;
+      if (!l.whole) inPart.push(rel);
+    } else {
+      // Not journalled: an unclear buffer holds other changes too, which editls.undo must not take back.
+      landed[i] = null;
+      (l.kind === 'leftOut' ? leftOut : unclear).push(rel);
+    }
+  });
+  if (leftOut.length === editorIdx.length && diskCount === 0) {
+    return fail('apply_rejected', `the editor answered that it applied the reviewed edit, but none of it is in ${leftOut.join(', ')}; nothing was changed`, { review: 'leftOut' });
+  }
+  const notes: string[] = [];
+  if (leftOut.length > 0) notes.push(`left out in the review (unticked), unchanged: ${leftOut.join(', ')}`);
+  if (inPart.length > 0) notes.push(`applied in part (some edits unticked in the review): ${inPart.join(', ')}`);
+  if (unclear.length > 0) notes.push(`${unclear.join(', ')} also changed otherwise in the editor: editls cannot tell which of its edits are in ${unclear.length === 1 ? 'it' : 'them'} and will not undo ${unclear.length === 1 ? 'it' : 'them'}; check the buffer`);
+  return { ok: true, landed, differs: leftOut.length + inPart.length + unclear.length > 0, notes };
 }
 
 /**
@@ -324,9 +386,12 @@ function documentChange(deps: ApplyDeps, c: PlannedChange, via: Via): DocumentCh
   };
 }
 
+/** An editor's refusal that says the document changed (the edit's version is old). */
+const STALE_REASON = /version|changed|stale|newer|modified/i;
+
 function refusal(reason: string, changes: readonly PlannedChange[], idx: number[]) {
   const files = idx.map((i) => changes[i]!.snapshot.resolved.relPath).join(', ');
-  const isStale = /version|changed|stale|newer|modified/i.test(reason);
+  const isStale = STALE_REASON.test(reason);
   return fail(
     isStale ? 'stale' : 'apply_rejected',
     isStale

@@ -92,7 +92,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
       // failed half-way (a rollback that could not finish) journals the files that hold its text, so
       // that editls.undo reverts exactly them.
       const partial = outcome.ok ? undefined : (outcome.data?.partiallyApplied as number[] | undefined);
-      const applied = outcome.ok ? changes : partial?.map((i) => changes[i]!);
+      const applied = outcome.ok ? (outcome.landed?.filter((c): c is PlannedChange => c !== null) ?? changes) : partial?.map((i) => changes[i]!);
       if (applied && applied.length > 0 && mode !== 'preview') {
         state.previews.filesChanged(applied.map((c) => c.snapshot.resolved.absPath));
         if (options.record !== false) {
