@@ -99,10 +99,10 @@ export function editorTest(name: string, missing: string[], body: () => Promise<
     it(name, body, timeoutMs);
   } else if (process.env.CI === 'true') {
     it(`${name}: required in CI`, () => {
-      throw new Error(`${missing.join(', ')} missing; CI must install them (.ci/run installs neovim emacs-nox elpa-eglot elpa-lsp-mode)`);
+      throw new Error(`${missing.join(', ')} missing; CI must install them (.ci/run installs neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale)`);
     });
   } else {
-    const why = `${missing.join(', ')} not installed; apt-get install neovim emacs-nox elpa-eglot elpa-lsp-mode`;
+    const why = `${missing.join(', ')} not installed; apt-get install neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale`;
     console.warn(`editls editor tests: skipping "${name}": ${why} (with CI=true this fails)`);
     it.skip(`${name} (skipped: ${why})`, body);
   }
