@@ -33,7 +33,6 @@ import path from 'node:path';
 import { startAttachListener, type AttachedAgent, type AttachHandle } from './attach/listener.js';
 import { ensureRuntimeDir, mirrorDirPath } from './attach/runtimeDir.js';
 import { reviewAgentCommand } from './attach/review.js';
-import { commandKind } from './attach/commandKinds.js';
 import type { PositionEncoding } from './core/text/positions.js';
 import { serverCapabilities } from './capabilities.js';
 import { executeCommand } from './handlers/executeCommand.js';
@@ -52,7 +51,8 @@ import { realpathOrSelf, uriToPath } from './workspace/paths.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
 import { sweepBufferCopies } from './workspace/bufferCopies.js';
 import { serving } from './workspace/timeSlice.js';
-import { folderChange, FolderWatch, isAtOrInside } from './workspace/folders.js';
+import { folderChange, FolderWatch } from './workspace/folders.js';
+import { isAtOrInside } from './core/containment.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
 import { ProgressReporter } from './workspace/progress.js';
@@ -295,7 +295,6 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
           const base = now instanceof ResponseError ? state() : now;
           return executeCommand(createContext(base, { signal: new AbortController().signal }), { command: 'editls.discardPreview', arguments: [{ id }] });
         },
-        commandKind,
         ask: async (message, actions, signal) => {
           // Cancelled ($/cancelRequest) when the review is over without its answer: a client may close the prompt.
           const source = new CancellationTokenSource();

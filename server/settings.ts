@@ -1,4 +1,4 @@
-// editls settings: the zod schema with defaults (one comment per field), read from
+// editls settings: the defaults (one comment per field) and a zod schema per field, read from
 // `initializationOptions` and `workspace/configuration` section `editls`. Invalid fields are
 // reported and keep their defaults, so a typo never takes the server down.
 import { z } from 'zod';

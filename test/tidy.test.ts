@@ -7,7 +7,9 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { COMMAND_IDS } from '../server/commands/index.js';
+import type { z } from 'zod';
+import { COMMAND_IDS, COMMANDS } from '../server/commands/index.js';
+import { LANGUAGE_NAMES } from '../server/core/symbols/languages.js';
 import { SETTINGS_DEFAULTS } from '../server/settings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,7 +49,8 @@ describe('architecture invariants', () => {
     const bad: string[] = [];
     for (const f of serverFiles.filter((f) => layerOf(f) === 'core')) {
       for (const { spec } of imports(f)) {
-        const outside = spec.startsWith('.') ? targetLayer(f, spec) !== 'core' : !['diff'].includes(spec);
+        // node:path computes on strings (core/containment.ts); it does no IO.
+        const outside = spec.startsWith('.') ? targetLayer(f, spec) !== 'core' : !['diff', 'node:path'].includes(spec);
         if (outside) bad.push(`${path.relative(ROOT, f)} imports ${spec}`);
       }
     }
@@ -59,10 +62,11 @@ describe('architecture invariants', () => {
     const allowed: Record<string, string[]> = {
       top: ['top', 'handlers', 'commands', 'protocol', 'core', 'workspace', 'attach', 'mcp'],
       // The agent side (ARCHITECTURE.md): attach serves agents inside the editor's session (it reaches
-      // commands only for their schemas), mcp is the `editls mcp` entry that starts a headless session (top)
-      // and holds the agent's folder with workspace's own check of a folder changed since (folders.ts).
+      // commands only for their descriptors: what is reviewed follows each command's effect), mcp is the
+      // `editls mcp` entry that starts a headless session (top), derives its tools from the command
+      // descriptors, and holds the agent's folder with workspace's own check of a folder changed since (folders.ts).
       attach: ['attach', 'commands', 'protocol', 'core'],
-      mcp: ['mcp', 'attach', 'top', 'protocol', 'core', 'workspace'],
+      mcp: ['mcp', 'attach', 'top', 'commands', 'protocol', 'core', 'workspace'],
       handlers: ['handlers', 'commands', 'protocol', 'core'],
       commands: ['commands', 'protocol', 'core', 'top'],
       protocol: ['protocol', 'core'],
@@ -117,7 +121,9 @@ describe('architecture invariants', () => {
     const settingsTable = reference.slice(reference.indexOf('## Settings'), reference.indexOf('## Position encodings'));
     expect(Object.keys(SETTINGS_DEFAULTS).filter((name) => !settingsTable.includes(`\`${name}\``))).toEqual([]);
     const broken: string[] = [];
-    for (const doc of ['README.md', ...readdirSync(path.join(ROOT, 'docs')).map((f) => `docs/${f}`)]) {
+    const mdFiles = (dir: string): string[] =>
+      readdirSync(path.join(ROOT, dir)).flatMap((f) => (statSync(path.join(ROOT, dir, f)).isDirectory() ? mdFiles(`${dir}/${f}`) : f.endsWith('.md') ? [`${dir}/${f}`] : []));
+    for (const doc of ['README.md', 'ARCHITECTURE.md', ...mdFiles('docs')]) {
       const text = readFileSync(path.join(ROOT, doc), 'utf8');
       for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         const target = m[1]!.split('#')[0]!;
@@ -126,6 +132,34 @@ describe('architecture invariants', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('docs/commands.md documents each command\'s arguments exactly (apply and confirm once, for every edit command)', () => {
+    const reference = readFileSync(path.join(ROOT, 'docs/commands.md'), 'utf8');
+    const drift: string[] = [];
+    for (const command of COMMANDS) {
+      const start = reference.indexOf(`### \`${command.id}\``);
+      const rest = reference.slice(start + 4);
+      const end = rest.search(/\n##+ /);
+      const section = end === -1 ? rest : rest.slice(0, end);
+      // The first cell of each argument table row: `a`, `b` / `c`.
+      const documented = new Set(section.split('\n').filter((l) => /^\| `/.test(l)).flatMap((l) => [...l.split('|')[1]!.matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]!)));
+      const common = (k: string) => command.effect === 'edit' && (k === 'apply' || k === 'confirm');
+      const keys = Object.keys(((command.args as z.ZodObject).shape ?? {}) as object).filter((k) => !common(k));
+      for (const k of documented) if (common(k)) documented.delete(k);
+      // A section that says its arguments are another command's (proposeStrReplace) has no table.
+      if (documented.size === 0 && /^Same arguments/m.test(section)) continue;
+      for (const k of keys) if (!documented.has(k)) drift.push(`${command.id}: ${k} is not documented`);
+      for (const k of documented) if (!keys.includes(k)) drift.push(`${command.id}: ${k} is documented but not an argument`);
+    }
+    expect(drift).toEqual([]);
+  });
+
+  it('the README counts the symbol languages the index has', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`definitions in ${LANGUAGE_NAMES.length} languages`);
+    const counts = [...readme.matchAll(/(\d+) languages/g)].map((m) => Number(m[1]));
+    expect(counts.filter((n) => n !== LANGUAGE_NAMES.length)).toEqual([]);
   });
 
   it('the code map lists every module folder', () => {

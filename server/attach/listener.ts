@@ -10,7 +10,8 @@ import path from 'node:path';
 import { CancellationTokenSource, createMessageConnection, StreamMessageReader, type CancellationToken } from 'vscode-languageserver/node';
 import { FrameWriter } from '../protocol/frameWriter.js';
 import { attachRefused, methodNotServed } from '../protocol/errors.js';
-import { endpointPath, isInside, liveRecords, newToken, removeRecord, writeRecord, type DiscoveryRecord } from './records.js';
+import { endpointPath, liveRecords, newToken, removeRecord, writeRecord, type DiscoveryRecord } from './records.js';
+import { isAtOrInside } from '../core/containment.js';
 
 export const ATTACH_METHOD = 'editls/attach';
 /** A connection that has not attached within this time is closed. */
@@ -159,7 +160,7 @@ function serveConnection(deps: AttachListenerDeps, token: string, socket: net.So
       closeSoon();
       return attachRefused(root.error);
     }
-    if (root.root !== undefined && !deps.folders().some((f) => isInside(root.root!, f))) {
+    if (root.root !== undefined && !deps.folders().some((f) => isAtOrInside(root.root!, f))) {
       clearTimeout(handshake);
       closeSoon();
       deps.log(`agent connection refused: its folder ${root.root} is not in this editor's workspace`);

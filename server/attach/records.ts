@@ -118,9 +118,3 @@ export async function liveRecords(dir: string, isAlive: (pid: number) => boolean
   return out.sort((a, b) => b.startedAt - a.startedAt);
 }
 
-/** Whether `dir` (a real path) is `folder` or inside it. */
-export function isInside(dir: string, folder: string): boolean {
-  if (dir === folder) return true;
-  const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
-  return dir.startsWith(prefix);
-}

@@ -7,20 +7,15 @@
 // nothing. Nothing the agent passes skips the review.
 import type { ExecuteCommandParams } from 'vscode-languageserver';
 import type { PreviewEnd } from '../commands/context.js';
+import { findCommand } from '../commands/index.js';
 import { fail } from '../core/result.js';
 import { toResponseError } from '../protocol/errors.js';
-
-/** Commands that never change a file: run as they are. */
-const READ_ONLY = new Set(['editls.readFile', 'editls.searchFiles', 'editls.discardPreview', 'editls.proposeStrReplace']);
 
 export interface ReviewDeps {
   /** Runs a command through the editor session's own executeCommand handler (same Context, locks, documents). */
   run: (params: ExecuteCommandParams) => Promise<unknown>;
   /** Discards a preview whatever became of the agent's request (a withdrawn review still cleans up). */
   discard: (previewId: string) => Promise<unknown>;
-  /** previewable: the command takes `apply` (so `apply: "preview"`); other: it changes files without a
-   *  preview (editls.undo); unknown: not a command (it fails on its own). */
-  commandKind: (command: string) => 'previewable' | 'other' | 'unknown';
   /** window/showMessageRequest; the title chosen, or null (dismissed, unsupported or aborted). */
   ask: (message: string, actions: string[], signal: AbortSignal) => Promise<string | null>;
   /**
@@ -56,19 +51,18 @@ type Outcome = { kind: 'answer'; title: string | null } | { kind: 'ended'; end: 
 export async function reviewAgentCommand(deps: ReviewDeps, params: ExecuteCommandParams, agent: string): Promise<unknown> {
   const raw = params.arguments?.[0];
   const args = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
-  const kind = deps.commandKind(params.command);
-  if (READ_ONLY.has(params.command) || kind === 'unknown') return deps.run(params);
-  if (params.command === 'editls.applyPreview') return reviewExisting(deps, params, args, agent);
-  if (params.command === 'editls.undo') {
+  // What the command does to files (its descriptor's effect) decides the review: reads and previews
+  // run as they are; an edit runs as a preview first; applying a preview or an undo is asked first.
+  // Not a command: it fails on its own.
+  const effect = findCommand(params.command)?.effect;
+  if (effect === undefined || effect === 'read' || effect === 'preview') return deps.run(params);
+  if (effect === 'applyPreview') return reviewExisting(deps, params, args, agent);
+  if (effect === 'undo') {
     // No preview possible: ask before running, naming the change it reverts (the agent's own only).
     const target = await deps.undoTarget(args);
     if (target === undefined) return deps.run(params);
     const what = `the undo of the agent's last change (${target})`;
     return confirmThenRun(deps, params, `Agent (${agent}) wants to undo its own last change (${target})`, what, undefined);
-  }
-  if (kind === 'other') {
-    const what = typeof args.path === 'string' ? `${params.command} on ${args.path}` : params.command;
-    return confirmThenRun(deps, params, `Agent (${agent}) wants to run ${what}`, what, undefined);
   }
   if (args.apply === 'preview') return deps.run(params);
   const preview = (await deps.run({ ...params, arguments: [{ ...args, apply: 'preview' }] })) as PreviewReply;

@@ -4,34 +4,41 @@
 import { z } from 'zod';
 import { fail, type Result } from '../core/result.js';
 import { applySpanEdits, type SpanEdit } from '../core/text/spanEdit.js';
-import { pathString } from './args.js';
+import { filePath } from './args.js';
 import type { Context, PlannedChange, PreviewRecord } from './context.js';
 import { resultTooLong } from '../core/edits/resultSize.js';
 import { editResult, maxResultChars, resultTooLarge, type EditResult } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
 
 const args = z
   .object({
-    /** The previewId a preview result returned. */
-    id: z.string().min(1).optional(),
-    /** Instead of id: apply every live preview touching this file. */
-    path: pathString.optional(),
-    /** Where the edits go; as for any edit command (a preview of a preview makes no sense). */
-    apply: z.enum(['auto', 'editor', 'disk']).optional(),
+    id: z.string().min(1).optional().describe('The previewId from a preview result.'),
+    path: filePath().optional().describe('Instead of id: apply every pending preview touching this file.'),
+    // A preview of a preview makes no sense.
+    apply: z.enum(['auto', 'editor', 'disk']).optional().describe('Where the edits go, as for any edit command (default auto).'),
   })
   .strict()
   .refine((a) => (a.id === undefined) !== (a.path === undefined), { message: 'give either id (a previewId) or path (apply every preview of that file)' });
 
-export const applyPreviewCommand: CommandDefinition<typeof args> = {
+export const applyPreviewCommand = defineCommand({
   id: 'editls.applyPreview',
   title: 'Apply a previewed edit (by previewId, or all previews of a file)',
   args,
+  effect: 'applyPreview',
+  idempotent: true,
+  tool: {
+    name: 'apply_preview',
+    render: 'edit',
+    params: ['id'],
+    required: ['id'],
+    description: 'Apply an edit previewed earlier with apply "preview", by its previewId; stale or not_found when the file changed since (run the edit again).',
+  },
   run: async (ctx, a) => {
     const records = await selectPreviews(ctx, a);
     if (!records.ok) return records;
     return applyPreviews(ctx, 'editls.applyPreview', records.previews, a.apply ?? 'auto');
   },
-};
+});
 
 /** The previews an id or a path names; not_found when there are none. Shared with editls.discardPreview. */
 export async function selectPreviews(ctx: Context, a: { id?: string | undefined; path?: string | undefined }): Promise<Result<{ previews: PreviewRecord[] }>> {

@@ -6,19 +6,40 @@ import { compileGlob, type CompiledGlob } from '../core/search/glob.js';
 
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
+/**
+ * How a field shows in a tool's input schema when its zod type would say more than a model needs
+ * (`boolish` is a boolean, `intish` an integer with its least value): read by mcp/tools.ts.
+ */
+export interface SchemaMeta {
+  json: Record<string, unknown>;
+}
+
+/** A boolean (also "true"/"false"), shown as `boolean`. */
+export const flag = (): typeof boolish => boolish.meta({ json: { type: 'boolean' } } satisfies SchemaMeta);
+
 export const applyOptions = {
-  /** auto: open documents via the editor, closed files per `closedFiles`; editor; disk; preview: change nothing. */
-  apply: z.enum(['auto', 'editor', 'disk', 'preview']).optional(),
-  /** Ask the editor to confirm (a needsConfirmation change annotation) when it supports annotations. */
-  confirm: boolish.optional(),
+  apply: z
+    .enum(['auto', 'editor', 'disk', 'preview'])
+    .optional()
+    .describe('Leave out (auto): files open in the editor change there, others on disk. "preview" changes nothing and returns a previewId to apply later (apply_preview) or discard.'),
+  confirm: flag().optional().describe('Ask the editor to confirm the edit first (VS Code\'s Refactor Preview); ignored by editors without change annotations.'),
 };
 
 export const pathString = z.string().min(1, 'must be a non-empty path');
+
+/** A file argument, relative to the workspace folder or absolute inside it. */
+export const filePath = () => pathString.describe('The file: relative to the workspace folder, or absolute inside it.');
 
 /** Whole numbers, also as decimal strings ("12"; agents often stringify them); ranges (>= 1 etc.) are checked by the command. */
 export const intish = z.union([z.number().int(), z.string().regex(/^[+-]?\d{1,15}$/).transform(Number)], {
   error: 'must be a whole number (12 or "12")',
 });
+
+/** A whole number (also as a string), shown as an integer of at least `min`; `checked`: refused below it here (else the command checks). */
+export function wholeNumber(min: number, checked?: string): z.ZodType<number, number | string> {
+  const base = checked === undefined ? intish : intish.refine((n) => n >= min, checked);
+  return base.meta({ json: { type: 'integer', minimum: min } } satisfies SchemaMeta);
+}
 
 /**
  * Text that goes into a file (also NUL-free, see below): a JSON string may carry half of a surrogate pair ("\ud83d"), which no

@@ -1,24 +1,31 @@
 // editls.discardPreview: forgets remembered previews (one by id, or every preview touching a file)
 // and clears their hint diagnostics; nothing in the editor or on disk changes.
 import { z } from 'zod';
-import { pathString } from './args.js';
+import { filePath } from './args.js';
 import { selectPreviews } from './applyPreview.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
 
 const args = z
   .object({
-    /** The previewId a preview result returned. */
-    id: z.string().min(1).optional(),
-    /** Instead of id: discard every live preview touching this file. */
-    path: pathString.optional(),
+    id: z.string().min(1).optional().describe('The previewId from a preview result.'),
+    path: filePath().optional().describe('Instead of id: discard every pending preview touching this file.'),
   })
   .strict()
   .refine((a) => (a.id === undefined) !== (a.path === undefined), { message: 'give either id (a previewId) or path (discard every preview of that file)' });
 
-export const discardPreviewCommand: CommandDefinition<typeof args> = {
+export const discardPreviewCommand = defineCommand({
   id: 'editls.discardPreview',
   title: 'Discard a previewed edit (by previewId, or all previews of a file)',
   args,
+  effect: 'preview',
+  idempotent: true,
+  tool: {
+    name: 'discard_preview',
+    render: 'edit',
+    params: ['id'],
+    required: ['id'],
+    description: 'Forget a previewed edit (its hints disappear from the editor).',
+  },
   run: async (ctx, a) => {
     const selected = await selectPreviews(ctx, a);
     if (!selected.ok) return selected;
@@ -28,4 +35,4 @@ export const discardPreviewCommand: CommandDefinition<typeof args> = {
     ctx.summarize(message);
     return { ok: true as const, value: { success: true, discarded: ids, message } };
   },
-};
+});

@@ -3,24 +3,36 @@
 // empty new_string deletes the matched text.
 import { z } from 'zod';
 import { computeEdit } from '../core/edits/edit.js';
-import { applyOptions, boolish, pathString, text } from './args.js';
+import { applyOptions, filePath, flag, text } from './args.js';
 import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
+import { editToolText } from './toolText.js';
 
 const args = z
   .object({
-    file_path: pathString,
-    old_string: text,
-    new_string: text,
-    replace_all: boolish.optional(),
+    file_path: filePath(),
+    old_string: text.describe('The exact text to replace (without read_file line numbers); "" creates the file.'),
+    new_string: text.describe('The replacement text (must differ from old_string); "" deletes the match.'),
+    replace_all: flag().optional().describe('Replace every occurrence (default false).'),
     ...applyOptions,
   })
   .strict();
 
-export const editCommand: CommandDefinition<typeof args> = {
+export const editCommand = defineCommand({
   id: 'editls.edit',
   title: 'Edit a file: replace an exact, unique string',
   args,
+  effect: 'edit',
+  idempotent: true,
+  tool: {
+    name: 'edit',
+    render: 'edit',
+    params: ['file_path', 'old_string', 'new_string', 'replace_all', 'apply'],
+    description: editToolText(
+      'Replace an exact string in a file: old_string must match the file exactly (indentation included) and be unique unless replace_all is true. ' +
+        'An empty old_string creates a new file with new_string as content.',
+    ),
+  },
   run: (ctx, a) =>
     runFileEdit(ctx, {
       command: 'editls.edit',
@@ -46,4 +58,4 @@ export const editCommand: CommandDefinition<typeof args> = {
         );
       },
     }),
-};
+});

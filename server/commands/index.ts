@@ -1,6 +1,7 @@
-// The command registry: every command editls serves. The advertised
-// executeCommandProvider.commands and the README tidy check both come from this list.
-import type { CommandDefinition } from './registry.js';
+// The command registry: every command editls serves, each described once (registry.ts). The
+// advertised executeCommandProvider.commands, the MCP tools (mcp/tools.ts), the review of agents'
+// edits (attach/review.ts) and the docs checks (test/tidy.test.ts) all come from this list.
+import type { Command } from './registry.js';
 import { editCommand } from './edit.js';
 import { proposeStrReplaceCommand, strReplaceCommand } from './strReplace.js';
 import { searchAndReplaceCommand } from './searchAndReplace.js';
@@ -14,25 +15,27 @@ import { undoCommand } from './undo.js';
 import { replaceInFilesCommand } from './replaceInFiles.js';
 import { readFileCommand } from './readFile.js';
 
-export const COMMANDS: readonly CommandDefinition[] = [
-  editCommand as unknown as CommandDefinition,
-  strReplaceCommand as unknown as CommandDefinition,
-  proposeStrReplaceCommand as unknown as CommandDefinition,
-  searchAndReplaceCommand as unknown as CommandDefinition,
-  replaceRangeCommand as unknown as CommandDefinition,
-  insertCommand as unknown as CommandDefinition,
-  undoCommand as unknown as CommandDefinition,
-  applyPreviewCommand as unknown as CommandDefinition,
-  discardPreviewCommand as unknown as CommandDefinition,
-  trimTrailingWhitespaceCommand as unknown as CommandDefinition,
-  normalizeLineEndingsCommand as unknown as CommandDefinition,
-  searchFilesCommand as unknown as CommandDefinition,
-  replaceInFilesCommand as unknown as CommandDefinition,
-  readFileCommand as unknown as CommandDefinition,
+// In this order: the MCP tools are listed in it (read_file first, as an agent starts), and the LSP
+// command list too.
+export const COMMANDS: readonly Command[] = [
+  readFileCommand,
+  editCommand,
+  strReplaceCommand,
+  proposeStrReplaceCommand,
+  searchAndReplaceCommand,
+  replaceRangeCommand,
+  insertCommand,
+  replaceInFilesCommand,
+  undoCommand,
+  searchFilesCommand,
+  applyPreviewCommand,
+  discardPreviewCommand,
+  trimTrailingWhitespaceCommand,
+  normalizeLineEndingsCommand,
 ];
 
 export const COMMAND_IDS: readonly string[] = COMMANDS.map((c) => c.id);
 
-export function findCommand(id: string): CommandDefinition | undefined {
+export function findCommand(id: string): Command | undefined {
   return COMMANDS.find((c) => c.id === id);
 }

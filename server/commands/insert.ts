@@ -2,27 +2,36 @@
 // the line count = at the end), into the open buffer or the file on disk like every edit.
 import { z } from 'zod';
 import { computeInsert } from '../core/edits/insert.js';
-import { applyOptions, intish, pathString, text } from './args.js';
+import { applyOptions, filePath, text, wholeNumber } from './args.js';
 import { missingFile, runFileEdit } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
+import { editToolText } from './toolText.js';
 
 const ID = 'editls.insert';
 
 const args = z
   .object({
-    path: pathString,
-    /** The new lines go after this 1-based line; 0 = before the first line, the line count = at the end. */
-    insert_line: intish,
-    /** The lines to insert; a missing final line break is added, breaks take the file's dominant ending. */
-    new_str: text,
+    path: filePath(),
+    insert_line: wholeNumber(0).describe('Insert after this 1-based line (0 = before the first, the line count = at the end).'),
+    // A missing final line break is added; breaks take the file's dominant ending.
+    new_str: text.describe('The lines to insert.'),
     ...applyOptions,
   })
   .strict();
 
-export const insertCommand: CommandDefinition<typeof args> = {
+export const insertCommand = defineCommand({
   id: ID,
   title: 'Insert lines after a given line',
   args,
+  effect: 'edit',
+  idempotent: false,
+  additive: true,
+  tool: {
+    name: 'insert',
+    render: 'edit',
+    params: ['path', 'insert_line', 'new_str', 'apply'],
+    description: editToolText('Insert whole lines after a 1-based line (0 = at the start, the line count = at the end), without quoting existing text.'),
+  },
   run: (ctx, a) =>
     runFileEdit(ctx, {
       command: ID,
@@ -37,4 +46,4 @@ export const insertCommand: CommandDefinition<typeof args> = {
         return { ok: true, newText: r.newText, edits: r.edits, replacements: r.replacements, extra: { insertedLines: r.insertedLines } };
       },
     }),
-};
+});

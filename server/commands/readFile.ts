@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { fail } from '../core/result.js';
 import { numberedSlice } from '../core/read/numberedLines.js';
-import { intish, pathString } from './args.js';
-import type { CommandDefinition } from './registry.js';
+import { filePath, wholeNumber } from './args.js';
+import { defineCommand } from './registry.js';
 
 const ID = 'editls.readFile';
 /** Lines returned without a `limit`, and the longest line shown (characters), as in Claude Code's Read. */
@@ -14,18 +14,26 @@ export const READ_MAX_LINE_CHARS = 2000;
 
 const args = z
   .object({
-    file_path: pathString,
-    /** 1-based line to start from (default 1). */
-    offset: intish.optional(),
-    /** How many lines to return (default 2000). */
-    limit: intish.optional(),
+    file_path: filePath(),
+    offset: wholeNumber(1).optional().describe('1-based line to start from (default 1).'),
+    limit: wholeNumber(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LIMIT}).`),
   })
   .strict();
 
-export const readFileCommand: CommandDefinition<typeof args> = {
+export const readFileCommand = defineCommand({
   id: ID,
   title: 'Read a file (the open buffer if any) as numbered lines',
   args,
+  effect: 'read',
+  idempotent: true,
+  tool: {
+    name: 'read_file',
+    render: 'read',
+    params: ['file_path', 'offset', 'limit'],
+    description:
+      "Read a file as cat -n numbered lines (number, tab, line). Reads what the user sees: the editor's open buffer with unsaved changes when the file is open, else the disk. " +
+      `Use it before editing; the numbers are not part of the file. Lines over ${READ_MAX_LINE_CHARS} characters are cut; use offset/limit for long files. Binary files are refused (binary_file).`,
+  },
   run: async (ctx, a) => {
     const resolved = await ctx.resolvePath(a.file_path);
     if (!resolved.ok) return resolved;
@@ -57,4 +65,4 @@ export const readFileCommand: CommandDefinition<typeof args> = {
       },
     };
   },
-};
+});

@@ -1,12 +1,73 @@
-// The shape of a command: its id, zod argument schema and run function. The list of commands
-// lives in index.ts; the advertised capabilities and the README check are derived from it.
+// What a command is, said once: its id and title, its arguments (zod, with the descriptions a model
+// reads), what running it does to files (`effect`), whether it is an MCP tool (name, description,
+// which arguments, how a model reads its result), and `run`. The LSP command list and capabilities,
+// the MCP tools and their annotations, the review of agents' edits, the rendering of results for
+// agents and the docs checks (test/tidy.test.ts) all derive from these descriptors (index.ts).
 import type { z } from 'zod';
-import type { Result } from '../core/result.js';
+import { fail, type Result } from '../core/result.js';
 import type { Context } from './context.js';
 
-export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
+/**
+ * What running the command does to files:
+ * - `read`: nothing (reads files, buffers, the index);
+ * - `preview`: nothing to files; makes or forgets a preview (proposeStrReplace, discardPreview);
+ * - `edit`: changes files; takes `apply`, so it can run as a preview first;
+ * - `applyPreview`: changes files by applying a preview made earlier;
+ * - `undo`: changes files by reverting editls's last change (no preview possible).
+ */
+export type Effect = 'read' | 'preview' | 'edit' | 'applyPreview' | 'undo';
+
+/** How an agent's model reads the result (mcp/results.ts): an edit's summary and diff, a page of numbered lines, a search layout. */
+export type Rendering = 'edit' | 'read' | 'search';
+
+/** The command as an MCP tool. */
+export interface ToolFacet {
+  name: string;
+  description: string;
+  /** The command's arguments the tool offers, in order (the others keep their defaults). */
+  params: readonly string[];
+  /** Of `params`, those the tool requires although the command does not (it takes one of several). */
+  required?: readonly string[];
+  /** Arguments the tool adds when the agent leaves them out. */
+  defaults?: Readonly<Record<string, unknown>>;
+  render: Rendering;
+}
+
+export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
   id: string;
   title: string;
+  /** The arguments (arguments[0]); field descriptions (`.describe`) are what a model reads. */
   args: S;
-  run: (ctx: Context, args: z.output<S>) => Promise<Result<{ value: unknown }>>;
+  effect: Effect;
+  /** The same call again changes nothing more (MCP idempotentHint): true for reads and for edits guarded by the text they replace. */
+  idempotent: boolean;
+  /** Only adds text, never removes any (MCP destructiveHint false): editls.insert. */
+  additive?: boolean;
+  tool?: ToolFacet;
+  run: (ctx: Context, args: z.output<S>) => Promise<Result<{ value: R }>>;
+}
+
+/** A command with its argument and result types erased: parse the arguments, then run. */
+export interface Command extends Omit<CommandDefinition, 'run'> {
+  /** Parses arguments[0]; the issues when it does not fit, else the run bound to the parsed arguments. */
+  prepare(raw: unknown): { ok: true; run: (ctx: Context) => Promise<Result<{ value: unknown }>> } | { ok: false; issues: z.core.$ZodIssue[] };
+  /** prepare, then run; arguments that do not fit are `invalid_args` (in-process callers and tests). */
+  execute(ctx: Context, raw: unknown): Promise<Result<{ value: unknown }>>;
+}
+
+export function defineCommand<S extends z.ZodType, R>(definition: CommandDefinition<S, R>): Command {
+  const { run, ...described } = definition;
+  return {
+    ...described,
+    prepare(raw) {
+      const parsed = definition.args.safeParse(raw);
+      if (!parsed.success) return { ok: false, issues: parsed.error.issues };
+      return { ok: true, run: (ctx) => run(ctx, parsed.data) };
+    },
+    async execute(ctx, raw) {
+      const prepared = this.prepare(raw);
+      if (!prepared.ok) return fail('invalid_args', `invalid arguments for ${definition.id}: ${prepared.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')}`);
+      return prepared.run(ctx);
+    },
+  };
 }

@@ -6,11 +6,12 @@ import { z } from 'zod';
 import { fail, type Result } from '../core/result.js';
 import { literalPrefilter, withPreservedCase } from '../core/edits/replaceInFiles.js';
 import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
-import { applyOptions, boolish, intish, pathString, text, filePattern } from './args.js';
+import { applyOptions, filePattern, flag, pathString, text, wholeNumber } from './args.js';
 import type { Context, PlannedChange } from './context.js';
 import type { ResolvedPath } from '../workspace/paths.js';
 import { editResult, resultDiffs, type EditResult, type ResultDiff } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
+import { editToolText } from './toolText.js';
 
 const ID = 'editls.replaceInFiles';
 const DEFAULT_MAX_FILES = 1000;
@@ -23,21 +24,17 @@ const PROGRESS_DELAY_MS = 300;
 
 const args = z
   .object({
-    /** A folder or file inside the workspace; default the first workspace folder. */
-    path: pathString.optional(),
-    /** The text (or, with use_regex, the JavaScript pattern) to find; matched on \n-normalised text. */
-    search: text.min(1, 'must not be empty'),
-    /** Verbatim in literal mode; with use_regex it understands $1 $& $$ $<name> (and $` $'). */
-    replace: text,
-    use_regex: boolish.optional(),
-    ignore_case: boolish.optional(),
-    /** Each replacement takes the case shape of the text it replaces (VS Code's "Preserve Case"). */
-    preserve_case: boolish.optional(),
-    /** Glob narrowing the files, e.g. "*.ts" or "src/**\/*.{ts,tsx}"; never re-includes ignored files. */
-    file_pattern: z.string().optional(),
-    respect_gitignore: boolish.optional(),
-    /** More changed files than this is `too_large` and nothing is applied. */
-    max_files: intish.refine((n) => n >= 1, 'must be 1 or more').optional(),
+    path: pathString.optional().describe('Folder (or file) to replace in, relative to the workspace folder; default the whole workspace.'),
+    // Matched on \n-normalised text.
+    search: text.min(1, 'must not be empty').describe('Text to find (a JavaScript regular expression with use_regex).'),
+    replace: text.describe("Replacement text: verbatim, or with use_regex $1 $& $$ $<name> (and $` $')."),
+    use_regex: flag().optional().describe('search is a JavaScript regular expression.'),
+    ignore_case: flag().optional().describe('Case-insensitive.'),
+    preserve_case: flag().optional().describe("Each replacement takes the case shape of the text it replaces (foo/Foo/FOO -> bar/Bar/BAR; VS Code's Preserve Case)."),
+    // Never re-includes ignored files.
+    file_pattern: z.string().optional().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.ts".'),
+    respect_gitignore: flag().optional().describe('false also replaces in files .gitignore excludes (default true).'),
+    max_files: wholeNumber(1, 'must be 1 or more').optional().describe(`Refuse (too_large, nothing changed) when more files than this would change (default ${DEFAULT_MAX_FILES}).`),
     ...applyOptions,
   })
   .strict();
@@ -47,10 +44,22 @@ export interface SkippedFile {
   reason: string;
 }
 
-export const replaceInFilesCommand: CommandDefinition<typeof args> = {
+export const replaceInFilesCommand = defineCommand({
   id: ID,
   title: 'Replace a text or regex in every file of the workspace (or a folder), reviewed as one edit',
   args,
+  effect: 'edit',
+  idempotent: true,
+  tool: {
+    name: 'replace_in_files',
+    render: 'edit',
+    params: ['path', 'search', 'replace', 'use_regex', 'ignore_case', 'preserve_case', 'file_pattern', 'max_files', 'apply'],
+    description: editToolText(
+      'Replace a literal string (or a JavaScript regex with use_regex) in every file under a folder of the workspace at once, honouring .gitignore; open buffers are replaced as the user sees them. ' +
+        'All or nothing: every file is computed first; if one changed meanwhile or the editor refuses, nothing changes. Use apply "preview" first for big renames, then apply_preview; undo (without path) reverts the whole command. ' +
+        `preserve_case keeps each match's case shape (foo/Foo/FOO -> bar/Bar/BAR). More changed files than max_files (${DEFAULT_MAX_FILES}) is too_large: narrow with path or file_pattern.`,
+    ),
+  },
   run: async (ctx, a) => {
     const pattern = filePattern(a.file_pattern);
     if (!pattern.ok) return pattern;
@@ -141,7 +150,7 @@ export const replaceInFilesCommand: CommandDefinition<typeof args> = {
       progress.done();
     }
   },
-};
+});
 
 function tooManyFiles(search: string, maxFiles: number, scanned: number, candidates: number) {
   const what = search.length > 40 ? 'the search' : JSON.stringify(search);

@@ -3,30 +3,27 @@
 // shapes the diff (includeDiff, maxDiffChars).
 import { z } from 'zod';
 import { computeReplaceRange } from '../core/edits/replaceRange.js';
-import { applyOptions, boolish, intish, pathString, text } from './args.js';
+import { applyOptions, filePath, flag, text, wholeNumber } from './args.js';
 import { maxResultChars, missingFile } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
+import { editToolText } from './toolText.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
 
 const ID = 'editls.replaceRange';
 
 const args = z
   .object({
-    filePath: pathString,
-    /** 1-based lines, 1-based UTF-16 columns (whatever the session's position encoding), exclusive end. */
-    startLine: intish,
-    startColumn: intish,
-    endLine: intish,
-    endColumn: intish,
-    /** Must equal the range's text exactly, line endings included. */
-    expectedText: z.string().min(1, 'must not be empty (replaceRange replaces existing text)'),
-    /** Inserted verbatim: no line-ending conversion. */
-    replacementText: text,
-    /** false = preview (same as apply: "preview"). */
-    applyChanges: boolish.optional(),
-    includeDiff: boolish.optional(),
-    /** Longer diffs are cut (0 = unlimited). */
-    maxDiffChars: intish.refine((n) => n >= 0, 'must be 0 (unlimited) or more').optional(),
+    // 1-based lines, 1-based UTF-16 columns (whatever the session's position encoding), exclusive end.
+    filePath: filePath(),
+    startLine: wholeNumber(1).describe('1-based start line.'),
+    startColumn: wholeNumber(1).describe('1-based start column.'),
+    endLine: wholeNumber(1).describe('1-based end line.'),
+    endColumn: wholeNumber(1).describe('1-based end column (exclusive).'),
+    expectedText: z.string().min(1, 'must not be empty (replaceRange replaces existing text)').describe('The current text of the range, exactly (line endings included).'),
+    replacementText: text.describe('The new text, verbatim.'),
+    applyChanges: flag().optional().describe('false = preview (same as apply "preview").'),
+    includeDiff: flag().optional().describe('false leaves the diffs out of the result (default true).'),
+    maxDiffChars: wholeNumber(0, 'must be 0 (unlimited) or more').optional().describe('A longer diff is cut (0 = unlimited).'),
     ...applyOptions,
   })
   .strict()
@@ -35,10 +32,21 @@ const args = z
     path: ['applyChanges'],
   });
 
-export const replaceRangeCommand: CommandDefinition<typeof args> = {
+export const replaceRangeCommand = defineCommand({
   id: ID,
   title: 'Replace an exact line/column range, guarded by the text it must still hold',
   args,
+  effect: 'edit',
+  idempotent: true,
+  tool: {
+    name: 'replace_range',
+    render: 'edit',
+    params: ['filePath', 'startLine', 'startColumn', 'endLine', 'endColumn', 'expectedText', 'replacementText', 'apply'],
+    defaults: { includeDiff: true },
+    description: editToolText(
+      'Replace the text between two positions (1-based lines, 1-based columns, end exclusive) after checking it still equals expectedText exactly; stale (with the actual text) when it does not.',
+    ),
+  },
   run: async (ctx, a) => {
     const apply = a.applyChanges === false ? 'preview' : (a.apply ?? 'auto');
     const result = await runFileEditAllowingNoChange(
@@ -74,4 +82,4 @@ export const replaceRangeCommand: CommandDefinition<typeof args> = {
     }
     return result;
   },
-};
+});

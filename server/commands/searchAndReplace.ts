@@ -9,34 +9,44 @@ import {
   type PreparedSearch,
 } from '../core/edits/searchAndReplace.js';
 import { MAX_RESULT_CHARS_CAP } from '../core/edits/resultSize.js';
-import { applyOptions, boolish, intish, pathString, text } from './args.js';
+import { applyOptions, filePath, flag, text, wholeNumber } from './args.js';
 import { maxResultChars, missingFile } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
+import { editToolText } from './toolText.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
 
 const ID = 'editls.searchAndReplace';
 
 const args = z
   .object({
-    path: pathString,
-    /** The text (or, with use_regex, the JavaScript pattern) to find; matched on \n-normalised text. */
-    search: text.min(1, 'must not be empty'),
-    /** Verbatim in literal mode; with use_regex it understands $1 $& $$ $<name> (and $` $'). */
-    replace: text,
-    start_line: intish.optional(),
-    end_line: intish.optional(),
-    use_regex: boolish.optional(),
-    ignore_case: boolish.optional(),
-    /** The diff in the result is cut after this many characters (0 = unlimited). */
-    maxDiffChars: intish.refine((n) => n >= 0, 'must be 0 (unlimited) or more').optional(),
+    path: filePath(),
+    // Matched on \n-normalised text.
+    search: text.min(1, 'must not be empty').describe('Text to find (a JavaScript regular expression with use_regex).'),
+    replace: text.describe('Replacement text: verbatim, or with use_regex $1 $& $$ $<name>.'),
+    start_line: wholeNumber(1).optional().describe('First line of the scope (1-based).'),
+    end_line: wholeNumber(1).optional().describe('Last line of the scope (1-based, inclusive).'),
+    use_regex: flag().optional().describe('search is a JavaScript regular expression.'),
+    ignore_case: flag().optional().describe('Case-insensitive.'),
+    maxDiffChars: wholeNumber(0, 'must be 0 (unlimited) or more').optional().describe('The diff in the result is cut after this many characters (0 = unlimited).'),
     ...applyOptions,
   })
   .strict();
 
-export const searchAndReplaceCommand: CommandDefinition<typeof args> = {
+export const searchAndReplaceCommand = defineCommand({
   id: ID,
   title: 'Replace every match of a text or regex in a file, optionally within a line range',
   args,
+  effect: 'edit',
+  idempotent: true,
+  tool: {
+    name: 'search_and_replace',
+    render: 'edit',
+    params: ['path', 'search', 'replace', 'start_line', 'end_line', 'use_regex', 'ignore_case', 'apply'],
+    description: editToolText(
+      'Replace every occurrence of a literal string (or a JavaScript regex with use_regex; $1, $<name> in replace) in one file, optionally only within 1-based lines start_line..end_line. ' +
+        'Use it for renames within a file. A regex running too long is stopped (regex_timeout).',
+    ),
+  },
   run: (ctx, a) => {
     let prepared: PreparedSearch | undefined;
     return runFileEditAllowingNoChange(
@@ -79,4 +89,4 @@ export const searchAndReplaceCommand: CommandDefinition<typeof args> = {
           : `${ID}: ${computed.replacements} match${computed.replacements === 1 ? '' : 'es'} in ${snapshot.resolved.relPath}, each replaced by identical text; nothing changed`,
     );
   },
-};
+});

@@ -4,34 +4,45 @@
 import { z } from 'zod';
 import { fail } from '../core/result.js';
 import { layoutText, structuredMatches } from '../core/search/layout.js';
-import { boolish, pathString, filePattern } from './args.js';
-import type { CommandDefinition } from './registry.js';
+import { SETTINGS_DEFAULTS } from '../settings.js';
+import { filePattern, flag, pathString, type SchemaMeta } from './args.js';
+import { defineCommand } from './registry.js';
 
 /** A non-negative integer, also as a numeric string (agents stringify numbers too). */
 const count = (min: number, max: number) =>
-  z.union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'must be a whole number').transform(Number)]).pipe(z.number().int().min(min).max(max));
+  z
+    .union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'must be a whole number').transform(Number)])
+    .pipe(z.number().int().min(min).max(max))
+    .meta({ json: { type: 'integer', minimum: min, maximum: max } } satisfies SchemaMeta);
 
 const args = z
   .object({
-    /** Folder (or file) to search, relative to the first workspace folder; "." is the folder itself. */
-    path: pathString,
-    /** Rust regex syntax (ripgrep). */
-    regex: z.string().min(1, 'must be a non-empty regular expression'),
-    /** Glob narrowing the files searched, e.g. "*.ts" or "*.{ts,tsx}"; with a "/" it matches the path below `path`. */
-    file_pattern: z.string().optional(),
-    respect_gitignore: boolish.optional(),
-    context_lines: count(0, 50).optional(),
-    max_results: count(1, 100_000).optional(),
+    path: pathString.describe('Folder or file to search, relative to the workspace folder; "." is the workspace folder.'),
+    regex: z.string().min(1, 'must be a non-empty regular expression').describe('Rust regex (ripgrep syntax: no look-around).'),
+    // With a "/" the glob matches the path below `path`.
+    file_pattern: z.string().optional().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
+    respect_gitignore: flag().optional().describe('false also searches files .gitignore excludes (default true).'),
+    context_lines: count(0, 50).optional().describe(`Lines of context around each hit (default ${SETTINGS_DEFAULTS.contextLines}).`),
+    max_results: count(1, 100_000).optional().describe(`Cap on matching lines (default ${SETTINGS_DEFAULTS.maxResults}).`),
   })
   .strict();
 
 /** Searches taking longer than this show $/progress on a token editls creates (a client-sent token shows at once). */
 const PROGRESS_DELAY_MS = 500;
 
-export const searchFilesCommand: CommandDefinition<typeof args> = {
+export const searchFilesCommand = defineCommand({
   id: 'editls.searchFiles',
   title: 'Search files with ripgrep (regex, file pattern, context lines)',
   args,
+  effect: 'read',
+  idempotent: true,
+  tool: {
+    name: 'search_files',
+    render: 'search',
+    params: ['path', 'regex', 'file_pattern', 'context_lines', 'max_results'],
+    description:
+      'Search file contents with a regex (ripgrep, Rust syntax: no look-around) under a folder, honouring .gitignore; open buffers are searched as the editor shows them. Returns matching lines with context, grouped per file.',
+  },
   run: async (ctx, a) => {
     const pattern = filePattern(a.file_pattern);
     if (!pattern.ok) return pattern;
@@ -80,4 +91,4 @@ export const searchFilesCommand: CommandDefinition<typeof args> = {
       },
     };
   },
-};
+});

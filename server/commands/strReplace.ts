@@ -2,9 +2,11 @@
 // indentation and whitespace but never ambiguous; the propose variant is the same as a preview.
 import { z } from 'zod';
 import { computeStrReplace } from '../core/edits/strReplace.js';
-import { applyOptions, boolish, pathString, text } from './args.js';
+import { applyOptions, filePath, flag, text } from './args.js';
+import type { Context } from './context.js';
 import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
+import { editToolText } from './toolText.js';
 
 const replacement = z
   .object({
@@ -12,15 +14,15 @@ const replacement = z
       message: 'must not be empty: give the exact text to replace (to create a file use editls.edit with an empty old_string)',
     }),
     new: text,
-    allowMultiple: boolish.optional(),
+    allowMultiple: flag().optional().describe('Replace every occurrence of old.'),
   })
   .strict();
 
 const args = z
   .object({
-    path: pathString,
-    replacements: z.array(replacement).min(1, 'give at least one replacement'),
-    atomic: boolish.optional(),
+    path: filePath(),
+    replacements: z.array(replacement).min(1, 'give at least one replacement').describe('Replacements applied in order: {old, new, allowMultiple?}.'),
+    atomic: flag().optional().describe('All or nothing (default false).'),
     ...applyOptions,
   })
   .strict();
@@ -28,7 +30,7 @@ const args = z
 type Args = z.output<typeof args>;
 
 function run(id: string, forcePreview: boolean) {
-  return (ctx: Parameters<CommandDefinition['run']>[0], a: Args) =>
+  return (ctx: Context, a: Args) =>
     runFileEdit(ctx, {
       command: id,
       path: a.path,
@@ -54,16 +56,29 @@ function run(id: string, forcePreview: boolean) {
     });
 }
 
-export const strReplaceCommand: CommandDefinition<typeof args> = {
+export const strReplaceCommand = defineCommand({
   id: 'editls.strReplace',
   title: 'Apply ordered str_replace edits to a file',
   args,
+  effect: 'edit',
+  idempotent: true,
+  tool: {
+    name: 'str_replace',
+    render: 'edit',
+    params: ['path', 'replacements', 'atomic', 'apply'],
+    description: editToolText(
+      "Several replacements in one file, in order, as one change. Each entry's old must match exactly (a unique match); if not, editls retries ignoring indentation, then whitespace, and says which matched. " +
+        'With atomic true, one failing entry cancels all; otherwise the others apply and failedReplacements lists the rest.',
+    ),
+  },
   run: run('editls.strReplace', false),
-};
+});
 
-export const proposeStrReplaceCommand: CommandDefinition<typeof args> = {
+export const proposeStrReplaceCommand = defineCommand({
   id: 'editls.proposeStrReplace',
   title: 'Preview ordered str_replace edits without changing anything',
   args,
+  effect: 'preview',
+  idempotent: false,
   run: run('editls.proposeStrReplace', true),
-};
+});

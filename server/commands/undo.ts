@@ -5,24 +5,32 @@
 import { z } from 'zod';
 import { fail, type Result } from '../core/result.js';
 import { applySpanEdits } from '../core/text/spanEdit.js';
-import { pathString } from './args.js';
+import { filePath } from './args.js';
 import type { Context, JournalEntry, JournalFile, PlannedChange } from './context.js';
 import { editResult, type EditResult } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
 
 const ID = 'editls.undo';
 
 const args = z
   .object({
-    /** The file whose last editls change to revert; without it, the last editls command (all its files). */
-    path: pathString.optional(),
+    path: filePath().optional().describe('The file whose last editls change to revert; without it, the last editls command (all its files).'),
   })
   .strict();
 
-export const undoCommand: CommandDefinition<typeof args> = {
+export const undoCommand = defineCommand({
   id: ID,
   title: 'Undo the last editls change (to a file, or the last command)',
   args,
+  effect: 'undo',
+  idempotent: false,
+  tool: {
+    name: 'undo',
+    render: 'edit',
+    params: ['path'],
+    description:
+      'Undo the last editls change to a file (or, without path, the last editls command), restoring exactly what it replaced. Refused as stale when the file changed since (someone typed or saved): nothing is lost.',
+  },
   run: async (ctx, a) => {
     let target: string | undefined;
     if (a.path !== undefined) {
@@ -44,7 +52,7 @@ export const undoCommand: CommandDefinition<typeof args> = {
       return undoEntry(ctx, entry, files);
     });
   },
-};
+});
 
 function nothingLeft(path: string | undefined): Result<never> {
   return fail('no_change', path === undefined ? 'nothing to undo: editls has applied no change it still remembers' : `nothing to undo for ${path}: editls has applied no change to it that it still remembers`);

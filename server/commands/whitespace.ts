@@ -2,24 +2,25 @@
 // typing anything (offered as code actions), computed by core and applied like every edit command.
 import { z } from 'zod';
 import { normalizeLineEndings, trimTrailingWhitespace, endingName } from '../core/edits/whitespace.js';
-import { applyOptions, intish, pathString } from './args.js';
+import { applyOptions, filePath, wholeNumber } from './args.js';
 import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
-import type { CommandDefinition } from './registry.js';
+import { defineCommand } from './registry.js';
 
 const trimArgs = z
   .object({
-    path: pathString,
-    /** 1-based, inclusive; both omitted means the whole file. */
-    start_line: intish.optional(),
-    end_line: intish.optional(),
+    path: filePath(),
+    start_line: wholeNumber(1).optional().describe('First line (1-based); without start_line and end_line, the whole file.'),
+    end_line: wholeNumber(1).optional().describe('Last line (1-based, inclusive).'),
     ...applyOptions,
   })
   .strict();
 
-export const trimTrailingWhitespaceCommand: CommandDefinition<typeof trimArgs> = {
+export const trimTrailingWhitespaceCommand = defineCommand({
   id: 'editls.trimTrailingWhitespace',
   title: 'Remove trailing whitespace (whole file or a line range)',
   args: trimArgs,
+  effect: 'edit',
+  idempotent: true,
   run: (ctx, a) =>
     runFileEdit(ctx, {
       command: 'editls.trimTrailingWhitespace',
@@ -36,14 +37,16 @@ export const trimTrailingWhitespaceCommand: CommandDefinition<typeof trimArgs> =
         return trimTrailingWhitespace(snapshot.text, rel, { start, end });
       },
     }),
-};
+});
 
-const normalizeArgs = z.object({ path: pathString, ...applyOptions }).strict();
+const normalizeArgs = z.object({ path: filePath(), ...applyOptions }).strict();
 
-export const normalizeLineEndingsCommand: CommandDefinition<typeof normalizeArgs> = {
+export const normalizeLineEndingsCommand = defineCommand({
   id: 'editls.normalizeLineEndings',
   title: "Normalise mixed line endings to the file's dominant one",
   args: normalizeArgs,
+  effect: 'edit',
+  idempotent: true,
   run: (ctx, a) =>
     runFileEdit(ctx, {
       command: 'editls.normalizeLineEndings',
@@ -58,4 +61,4 @@ export const normalizeLineEndingsCommand: CommandDefinition<typeof normalizeArgs
         return { ok: true, newText: r.newText, edits: r.edits, replacements: r.replacements, extra: { lineEnding: endingName(r.eol) } };
       },
     }),
-};
+});

@@ -38,6 +38,3 @@ export function fail(kind: ErrorKind, message: string, data?: Record<string, unk
   return data === undefined ? { ok: false, kind, message } : { ok: false, kind, message, data };
 }
 
-export function isFailure(value: unknown): value is Failure {
-  return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
-}

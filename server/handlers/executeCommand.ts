@@ -24,15 +24,15 @@ async function runCommand(ctx: Context, params: ExecuteCommandParams): Promise<u
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return invalidArgs(`${command.id} takes one object in arguments[0]`, [{ path: 'arguments[0]', message: `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw}` }]);
   }
-  const parsed = command.args.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(arguments)', message: i.message }));
+  const prepared = command.prepare(raw);
+  if (!prepared.ok) {
+    const issues = prepared.issues.map((i) => ({ path: i.path.map(String).join('.') || '(arguments)', message: i.message }));
     return invalidArgs(`invalid arguments for ${command.id}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
   }
   // $/cancelRequest: before the command starts nothing runs; a failure after it is reported as `cancelled`.
   if (ctx.signal.aborted) return toResponseError(fail('cancelled', `${command.id} was cancelled before it started; nothing changed`));
   try {
-    const result = await command.run(ctx, parsed.data);
+    const result = await prepared.run(ctx);
     if (!result.ok && result.kind !== 'cancelled' && ctx.signal.aborted) return toResponseError(fail('cancelled', `${command.id} was cancelled (${result.message})`));
     return result.ok ? result.value : toResponseError(result);
   } catch (error) {

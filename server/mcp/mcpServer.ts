@@ -6,7 +6,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { realpathSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { z } from 'zod';
 import { LineTransport } from './lineTransport.js';
 import { toToolResult, type ToolResult } from './results.js';
 import { clientHabits, closestKey, HARNESS_KEYS } from './clientHabits.js';
@@ -42,25 +41,20 @@ export async function runMcpServer(options: McpOptions): Promise<{ closed: Promi
     sessions ??= new Sessions({ ...options, root, clientInfo: { name: info?.name ?? 'MCP client', ...(info?.version ? { version: info.version } : {}) } });
     return sessions;
   };
-  const listed = TOOLS.map((t) => ({
-    name: t.name,
-    description: t.description,
-    inputSchema: z.toJSONSchema(z.object(t.input), { io: 'input' }) as { type: 'object'; [k: string]: unknown },
-    annotations: { readOnlyHint: t.readOnly === true, destructiveHint: false },
-  }));
+  const listed = TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<ToolResult> => {
     const tool = findTool(request.params.name);
     if (!tool) return { content: [{ type: 'text', text: `invalid_args: unknown tool "${request.params.name}"; editls serves ${TOOLS.map((t) => t.name).join(', ')}` }], isError: true };
     const given = { ...(request.params.arguments ?? {}) };
     for (const key of HARNESS_KEYS) delete given[key];
-    const unknown = Object.keys(given).filter((k) => !(k in tool.input));
+    const unknown = Object.keys(given).filter((k) => !tool.params.includes(k));
     if (unknown.length > 0) {
       const hints = unknown.map((k) => {
-        const near = closestKey(k, Object.keys(tool.input));
+        const near = closestKey(k, tool.params);
         return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
       });
-      return toToolResult(tool.name, { reply: invalidArgs(`${tool.name} takes no argument ${hints.join(', ')}; it takes ${Object.keys(tool.input).join(', ')}`), session: sessions?.info() ?? { mode: 'headless', label: `headless on ${root}` }, notes: [] }, root, habits());
+      return toToolResult(tool.render, { reply: invalidArgs(`${tool.name} takes no argument ${hints.join(', ')}; it takes ${tool.params.join(', ')}`), session: sessions?.info() ?? { mode: 'headless', label: `headless on ${root}` }, notes: [] }, root, habits());
     }
     const args = { ...(tool.defaults ?? {}), ...given };
     try {
@@ -68,7 +62,7 @@ export async function runMcpServer(options: McpOptions): Promise<{ closed: Promi
         typeof tool.command === 'string'
           ? await sessionsFor().call('workspace/executeCommand', { command: tool.command, arguments: [args] }, extra.signal)
           : await sessionsFor().call(tool.command.method, { query: typeof args.query === 'string' ? args.query : '' }, extra.signal);
-      return toToolResult(tool.name, outcome, root, habits());
+      return toToolResult(tool.render, outcome, root, habits());
     } catch (error) {
       return { content: [{ type: 'text', text: `io_error: ${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
     }

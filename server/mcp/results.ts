@@ -3,13 +3,17 @@
 // the unified diff, or the tool's text (numbered lines, search layout, symbol list), then the notes.
 // A success also carries `structuredContent` (some agents — Claude Code, Codex — show the model that
 // JSON instead of the text): compact and bounded (MAX_STRUCTURED characters), opening with the same
-// `text`, then a few fields of editls's result. A failure carries none, so that those agents show the
-// text itself; for a client that hides a failure's text in its own error wrapper (clientHabits.ts),
-// a failure goes as a plain result whose text starts with the kind. A large read pages.
+// `text`, then a few fields of editls's result, as the tool's outputSchema (tools.ts) says. How a
+// result reads follows the tool's rendering (commands/registry.ts), never its name. A failure is
+// isError and carries none, so that those agents show the text itself; for a client that hides a
+// failure's text in its own error wrapper (clientHabits.ts), a failure goes as a plain result whose
+// text starts with the kind, with `{text, success: false, kind, message}` as its structuredContent
+// (a result that is not an error must fit the outputSchema; SDK clients check). A large read pages.
 import path from 'node:path';
 import { ResponseError } from 'vscode-languageserver/node';
 import type { CallOutcome } from './sessions.js';
 import type { ClientHabits } from './clientHabits.js';
+import type { ToolSpec } from './tools.js';
 
 /** The most characters of text a model reads of one result. */
 export const MAX_TEXT = 20_000;
@@ -27,8 +31,8 @@ export interface ToolResult {
 
 const SYMBOL_KINDS = ['', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'];
 
-/** `root`: the agent's folder, which symbol paths are shown relative to; `habits`: the client's (clientHabits.ts). */
-export function toToolResult(toolName: string, outcome: CallOutcome, root: string, habits: ClientHabits = { failuresAsText: false }): ToolResult {
+/** `render`: the tool's rendering; `root`: the agent's folder, which symbol paths are shown relative to; `habits`: the client's (clientHabits.ts). */
+export function toToolResult(render: ToolSpec['render'], outcome: CallOutcome, root: string, habits: ClientHabits = { failuresAsText: false }): ToolResult {
   const { reply, session } = outcome;
   const notes = [...outcome.notes];
   const sessionInfo = { ...session };
@@ -40,7 +44,7 @@ export function toToolResult(toolName: string, outcome: CallOutcome, root: strin
   if (typeof reply === 'object' && reply !== null && (reply as { lost?: unknown }).lost === true) {
     return error('io_error', (reply as { message: string }).message, notes, habits);
   }
-  if (toolName === 'workspace_symbols') {
+  if (render === 'symbols') {
     const all = Array.isArray(reply) ? (reply as SymbolInfo[]) : [];
     const symbols = all.map((s) => ({
       name: s.name,
@@ -56,8 +60,8 @@ export function toToolResult(toolName: string, outcome: CallOutcome, root: strin
   }
   const value = (typeof reply === 'object' && reply !== null ? reply : { value: reply }) as Record<string, unknown>;
   if (Array.isArray(value.notes)) notes.push(...(value.notes as string[]));
-  if (toolName === 'read_file') return readResult(value, notes, sessionInfo);
-  if (toolName === 'search_files') {
+  if (render === 'read') return readResult(value, notes, sessionInfo);
+  if (render === 'search') {
     const { matches: _matches, text: layout, message: _message, ...rest } = value;
     return ok(cut(String(layout ?? value.message ?? '')), notes, { ...rest, session: sessionInfo });
   }
@@ -126,7 +130,8 @@ function ok(text: string, notes: string[], fields: Record<string, unknown>): Too
 /** A failure: its text only, kind first (see the header); isError unless the client hides a failure's text. */
 function error(kind: string, message: string, notes: string[], habits: ClientHabits): ToolResult {
   const full = withNotes(`${kind}: ${message}`, notes);
-  return habits.failuresAsText ? { content: [{ type: 'text', text: full }] } : { content: [{ type: 'text', text: full }], isError: true };
+  if (!habits.failuresAsText) return { content: [{ type: 'text', text: full }], isError: true };
+  return { content: [{ type: 'text', text: full }], structuredContent: bounded({ text: full, success: false, kind, message }) };
 }
 
 /**

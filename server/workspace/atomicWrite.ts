@@ -13,6 +13,7 @@ import { fileStamp, readWholeSync } from './fileCodec.js';
 import { pinFolder, removeFolders, type PinnedFolder } from './pinnedFolder.js';
 import { mapLimited } from './limited.js';
 import { breathe } from './timeSlice.js';
+import { errnoCode } from '../core/errno.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits of the written file; default: the existing file's mode, else 0o666 minus umask. */
@@ -698,7 +699,3 @@ function describeError(err: unknown): string {
   return comma > 0 ? err.message.slice(0, comma) : err.message;
 }
 
-function errnoCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}

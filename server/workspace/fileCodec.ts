@@ -8,6 +8,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { fail, type Failure, type Result } from '../core/result.js';
 import { openedAt } from './pinnedFolder.js';
 import { breathe } from './timeSlice.js';
+import { errnoCode } from '../core/errno.js';
 
 export type FileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -360,7 +361,7 @@ function tooLarge(displayPath: string, size: number, maxFileSize: number) {
 }
 
 function statFailure(err: unknown, displayPath: string) {
-  const code = (err as { code?: unknown } | null)?.code;
+  const code = errnoCode(err);
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     return fail('file_not_found', `${displayPath} does not exist; to create it, call editls.edit with an empty old_string`, {
       path: displayPath,

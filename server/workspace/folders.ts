@@ -3,6 +3,7 @@
 // folder whose real path changed since (replaced by a symlink, removed, renamed away) is refused, never followed.
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { errnoCode } from '../core/errno.js';
 
 /**
  * Why the fixed folder `folder` (a real path) cannot be used any more, as the end of a sentence
@@ -13,9 +14,9 @@ export function folderChange(folder: string): string | undefined {
   try {
     now = realpathSync.native(folder);
   } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'no longer exists (removed or renamed away)';
-    return `cannot be checked (${typeof code === 'string' ? code : String(err)})`;
+    return `cannot be checked (${code ?? String(err)})`;
   }
   if (now !== folder) return `now resolves to ${now} (replaced by a symlink, or a parent folder was)`;
   try {
@@ -62,8 +63,3 @@ export class FolderWatch {
   }
 }
 
-/** True when `child` is below `parent` or equal to it. */
-export function isAtOrInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}

@@ -5,7 +5,9 @@ import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fail, type Result } from '../core/result.js';
-import { folderChange, folderChangedMessage, isAtOrInside } from './folders.js';
+import { folderChange, folderChangedMessage } from './folders.js';
+import { errnoCode } from '../core/errno.js';
+import { isAtOrInside, isInside } from '../core/containment.js';
 
 export interface ResolvedPath {
   /** Absolute, symlinks resolved (for a missing file: its nearest existing ancestor, resolved, plus the rest). */
@@ -98,7 +100,7 @@ export async function resolveWorkspacePath(
   // Innermost containing folder wins when workspace folders nest.
   let folder: string | undefined;
   for (const f of realFolders) {
-    if (isStrictlyInside(absPath, f) && (folder === undefined || f.length > folder.length)) folder = f;
+    if (isInside(absPath, f) && (folder === undefined || f.length > folder.length)) folder = f;
   }
 
   if (folder === undefined) {
@@ -244,13 +246,4 @@ function danglingLinkTarget(p: string): string | undefined {
   }
 }
 
-/** True when `child` is below `parent` (not equal to it); immune to the `/ws` vs `/ws-other` prefix trick. */
-function isStrictlyInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
 
-function errnoCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}

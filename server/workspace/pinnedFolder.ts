@@ -5,6 +5,7 @@ import { closeSync, constants, fsync, lstatSync, mkdirSync, openSync, readlinkSy
 import { lstat, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../core/result.js';
+import { errnoCode } from '../core/errno.js';
 
 /** /proc/self/fd/N reaches an open folder (Linux); elsewhere paths are re-checked with realpath. */
 const PROC_FD = process.platform === 'linux' && isDir('/proc/self/fd');
@@ -228,7 +229,3 @@ function isDir(p: string): boolean {
   }
 }
 
-function errnoCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}

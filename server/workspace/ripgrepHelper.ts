@@ -371,7 +371,7 @@ class HelperRun extends EventEmitter implements RipgrepChild {
  * A ripgrep started ahead for the next search: the arguments of the last search with `-f -` in place
  * of `-e PATTERN`, waiting on its stdin for the pattern. The spawn (2–3.5 ms through the helper on
  * the bench machine: a wake-up of each process, the fork and exec, the hand-over) is then done while
- * the agent or the user reads the last answer, not while the next one waits; see docs/performance.md.
+ * the agent or the user reads the last answer, not while the next one waits; see docs/dev/performance-log.md.
  * The next search like it takes it even before the helper has handed it over: the helper answers in
  * order, so a ripgrep asked for after it would come later.
  */

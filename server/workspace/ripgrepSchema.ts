@@ -84,10 +84,6 @@ function isLineData(d: Record<string, unknown>): boolean {
   return true;
 }
 
-/** The data as a string (bytes decoded with replacement characters). */
-export function dataText(d: RgData): string {
-  return 'text' in d ? d.text : Buffer.from(d.bytes, 'base64').toString('utf8');
-}
 
 /** The raw bytes of the data. */
 export function dataBytes(d: RgData): Uint8Array {

@@ -25,6 +25,7 @@ import { fileUri, realpathOrSelf, slashedRelative, uriToPath, type ResolvedPath 
 import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
 import { fileContextAround, type Hit, type NotRead } from './searchContext.js';
+import { isInside } from '../core/containment.js';
 
 export interface SearchRequest {
   /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
@@ -520,10 +521,6 @@ export async function listEligible(scope: { absPath: string }, respectIgnore: bo
   return found;
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
 
 /** Reads and writes of buffers' files in flight at once (the thread pool has four threads). */
 const IO_CONCURRENCY = 8;

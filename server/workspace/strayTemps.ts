@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { removeStrayTemps, TEMP_PREFIX } from './atomicWrite.js';
 import { ripgrepPath } from './ripgrep.js';
-import { intactFolders, isAtOrInside } from './folders.js';
+import { intactFolders } from './folders.js';
+import { isAtOrInside } from '../core/containment.js';
 import { realpathOrSelf } from './paths.js';
 
 /** The longest the sweep waits for `after` (the index build, whose ripgrep pass it would slow down). */

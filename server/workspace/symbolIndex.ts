@@ -15,6 +15,7 @@ import type { ProgressHandle } from './progress.js';
 import { HeadingReader } from './rgHeading.js';
 import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from './ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from './ripgrepFile.js';
+import { isInside } from '../core/containment.js';
 
 /**
  * One file's symbols, column-wise (a few arrays instead of an object per symbol: ~100k symbols
@@ -545,7 +546,3 @@ function flat(s: string): string {
   return (' ' + s).slice(1);
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}

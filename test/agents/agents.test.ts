@@ -7,7 +7,7 @@
 // `u` that undoes it; review Apply and Discard answered at Neovim's own prompt; and a review answered
 // only after the agent's own request timeout, which must not land. A missing agent skips its tests
 // locally and fails them with CI=true.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,13 @@ import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 const CI = process.env.CI === 'true';
+/**
+ * Each test starts a whole agent CLI (Node or Bun, hundreds of MB of code) and Neovim; on a machine
+ * with a CPU-bound process per core that takes 20–40 s where it takes 6 quiet. The bounds are those
+ * of the agent's own run (agentKit.ts kills it after 120 s), not the suite's 30 s guess.
+ */
+const AGENT_EVENT_MS = 90_000;
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 60_000 });
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -129,7 +136,8 @@ for (const agent of AGENTS) {
       ]);
       const run = await agentRun(id, s);
       const [read, edit, search] = seen(s.model);
-      expect(read?.text, explain(run, s.model)).toMatch(/^ {5}1\thello world\n {5}2\tUNSAVED a\.txt/);
+      expect(seen(s.model).length, explain(run, s.model)).toBe(3);
+      expect(read!.text, explain(run, s.model)).toMatch(/^ {5}1\thello world\n {5}2\tUNSAVED a\.txt/);
       expect(read!.text).toMatch(/note: attached to Neovim's editls/);
       expect(edit!.text).toMatch(/^editls\.edit: 1 replacement in a\.txt/);
       expect(search!.text).toMatch(/# a\.txt\n(.*\n)? {2}2 \| UNSAVED a\.txt/);
@@ -161,10 +169,10 @@ for (const agent of AGENTS) {
         { call: 'edit', args: args(id, { file_path: 'a.txt', old_string: 'world', new_string: 'moon' }) },
       ]);
       const running = agentRun(id, s);
-      expect(await waitFor(() => nvim.prompts().length === 1)).toBe(true);
+      expect(await waitFor(() => nvim.prompts().length === 1, AGENT_EVENT_MS)).toBe(true);
       expect(nvim.prompts()[0]).toBe('Agent edit to a.txt: +1 −1');
       await nvim.answer(1);
-      expect(await waitFor(() => nvim.prompts().length === 2)).toBe(true);
+      expect(await waitFor(() => nvim.prompts().length === 2, AGENT_EVENT_MS)).toBe(true);
       await nvim.answer(2);
       const run = await running;
       const [applied, discarded] = seen(s.model);
@@ -182,15 +190,15 @@ for (const agent of AGENTS) {
       const id = agent.id;
       s.model.script([{ call: 'edit', args: args(id, { file_path: 'a.txt', old_string: 'hello', new_string: 'late' }) }], 'DONE');
       const running = agentRun(id, s, { toolTimeoutMs: 3000 });
-      expect(await waitFor(() => nvim.prompts().length === 1)).toBe(true);
+      expect(await waitFor(() => nvim.prompts().length === 1, AGENT_EVENT_MS)).toBe(true);
       // The agent has given up when its model hears of the call (an error of the agent's own).
-      expect(await waitFor(() => s.model.results().length === 1)).toBe(true);
+      expect(await waitFor(() => s.model.results().length === 1, AGENT_EVENT_MS)).toBe(true);
       const run = await running;
       expect(seen(s.model)[0]!.text, explain(run, s.model)).not.toMatch(/^editls\.edit: 1 replacement/);
       await nvim.answer(1);
       // editls tells the user, in Neovim's messages, that the answer came too late.
       let messages = '';
-      for (const end = Date.now() + 20_000; !/no longer waiting for review/.test(messages) && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) messages = await nvim.messages();
+      for (const end = Date.now() + AGENT_EVENT_MS; !/no longer waiting for review/.test(messages) && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) messages = await nvim.messages();
       expect(messages, messages).toMatch(/no longer waiting for review \(withdrawn/);
       expect(await nvim.buffer('a.txt')).toBe('hello world\nUNSAVED a.txt\n');
       expect(s.ws.read('a.txt')).toBe('hello world\n');

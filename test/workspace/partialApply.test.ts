@@ -52,7 +52,7 @@ describe.runIf(process.platform === 'linux' && process.geteuid?.() === 0)('a bat
       spinning = false;
       execFileSync('chattr', ['-i', ws.file('a')]);
     }
-    const undone = await undoCommand.run(ctx, {});
+    const undone = await undoCommand.execute(ctx, {});
     expect(undone.ok ? 'ok' : undone.message).toBe('ok');
     for (let i = 0; i < 256; i++) expect(ws.read(`a/f${i}.txt`)).toBe(`old a ${i}\n`);
     ws.cleanup();

@@ -66,7 +66,9 @@ function generated(seed: number): Buffer {
 }
 
 describe('contextAround', () => {
-  it('gives exactly the context lines rg --context prints, on 150 generated files and 1 to 3 lines, still intact after every later file is read', async () => {
+  // 600 ripgrep runs one after another: seconds when quiet, more than the suite's 30 s with a
+  // CPU-bound process per core beside it; bounded by a generous deadline, not a guess at its pace.
+  it('gives exactly the context lines rg --context prints, on 150 generated files and 1 to 3 lines, still intact after every later file is read', { timeout: 240_000 }, async () => {
     const files: Record<string, Buffer> = {};
     for (let seed = 1; seed <= 150; seed++) files[`f${seed}.txt`] = generated(seed);
     const w = tempWorkspace(files, 'editls-ctx-');

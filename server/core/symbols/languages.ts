@@ -32,6 +32,8 @@ export interface Rule {
 
 export interface Language {
   id: string;
+  /** The languages as people name them that these rules serve (one rule set serves C and C++). */
+  names: readonly string[];
   extensions: readonly string[];
   rules: readonly Rule[];
   /**
@@ -115,6 +117,7 @@ const TS_SIGNATURE_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'else', 'for'
 
 const typescript: Language = {
   id: 'typescript',
+  names: ['TypeScript', 'JavaScript'],
   extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
   rules: [
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function(?:\s*\*\s*|\s+)(?<name>{JSID})`), hint: ['function'], kind: 'function', scope: 'block' },
@@ -167,6 +170,7 @@ const typescript: Language = {
 
 const python: Language = {
   id: 'python',
+  names: ['Python'],
   extensions: ['py', 'pyi', 'pyw'],
   multiLineStrings: 'python',
   rules: [
@@ -181,6 +185,7 @@ const python: Language = {
 const RUST_VIS = String.raw`(?:pub(?:\s*\([^)]*\))?\s+)?`;
 const rust: Language = {
   id: 'rust',
+  names: ['Rust'],
   extensions: ['rs'],
   rules: [
     {
@@ -203,6 +208,7 @@ const rust: Language = {
 
 const go: Language = {
   id: 'go',
+  names: ['Go'],
   extensions: ['go'],
   multiLineStrings: 'backtick',
   declarationGroups: true,
@@ -261,6 +267,7 @@ const C_SPECIALISATION = String.raw`(?:\s*<.*>|\s*<[^>]*$)?`;
 const C_QUALIFIED = String.raw`(?:{ID}(?:<[^<>]*>)?::)*`;
 const cpp: Language = {
   id: 'cpp',
+  names: ['C', 'C++'],
   extensions: ['c', 'h', 'cc', 'cpp', 'cxx', 'c++', 'hh', 'hpp', 'hxx', 'h++', 'inl', 'ipp', 'tcc'],
   rules: [
     { re: re(String.raw`^\s*(?:typedef\s+)?(?:struct|union)\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
@@ -307,6 +314,7 @@ const JAVA_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'for', 'while', 'swit
 const JAVA_PARAMS_OPEN = String.raw`[^;{}()=]*[\w>\]][ \t]+[A-Za-z_$][\w$]*[ \t]*,[ \t]*(?:[/][/].*)?`;
 const java: Language = {
   id: 'java',
+  names: ['Java'],
   extensions: ['java'],
   rules: [
     { re: re(String.raw`^\s*${JAVA_MODS}(?:class|record)\s+(?<name>{ID})`), hint: ['class', 'record'], kind: 'class', scope: 'class' },
@@ -345,6 +353,7 @@ const java: Language = {
 const KT_MODS = String.raw`(?:(?:public|private|protected|internal|open|abstract|sealed|data|annotation|inner|value|inline|expect|actual|final|override|suspend|operator|infix|tailrec|external|lateinit|companion)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
 const kotlin: Language = {
   id: 'kotlin',
+  names: ['Kotlin'],
   extensions: ['kt', 'kts'],
   multiLineStrings: 'triple',
   rules: [
@@ -364,6 +373,7 @@ const kotlin: Language = {
 const CS_MODS = String.raw`(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|async|extern|unsafe|new|partial|readonly|ref|file|required|volatile)\s+|\[[^\]]*\]\s*)*`;
 const csharp: Language = {
   id: 'csharp',
+  names: ['C#'],
   extensions: ['cs', 'csx'],
   rules: [
     { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>{ID}(?:\.{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
@@ -391,6 +401,7 @@ const csharp: Language = {
 
 const ruby: Language = {
   id: 'ruby',
+  names: ['Ruby'],
   extensions: ['rb', 'rake', 'gemspec', 'rbw'],
   rules: [
     // `private def m`, `def self.m`, `def self::m`, `def Const.m` and `def Const::m` (Const names the container); `self` is no name (`def self.#{name}` in a string).
@@ -406,6 +417,7 @@ const ruby: Language = {
 const PHP_MODS = String.raw`(?:(?:public|private|protected|static|abstract|final|readonly)\s+)*`;
 const php: Language = {
   id: 'php',
+  names: ['PHP'],
   extensions: ['php', 'phtml', 'php3', 'php4', 'php5', 'php7', 'php8', 'phps'],
   rules: [
     { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>[\w\\]+)`), hint: ['namespace'], kind: 'namespace' },
@@ -424,6 +436,7 @@ const php: Language = {
 
 const lua: Language = {
   id: 'lua',
+  names: ['Lua'],
   extensions: ['lua'],
   rules: [
     { re: re(String.raw`^\s*(?:local\s+)?function\s+(?:(?<owner>{ID}(?:\.{ID})*)[.:])?(?<name>{ID})\s*\(`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
@@ -435,6 +448,7 @@ const lua: Language = {
 
 const shell: Language = {
   id: 'shell',
+  names: ['Shell'],
   extensions: ['sh', 'bash', 'zsh', 'ksh'],
   rules: [
     { re: re(String.raw`^\s*function\s+(?<name>[\w.:-]+)`), hint: ['function'], kind: 'function' },
@@ -450,6 +464,7 @@ const SWIFT_MODS = String.raw`(?:(?:public|private|fileprivate|internal|package|
 const SWIFT_TYPE_END = String.raw`\s*(?:[:{<]|where\b|$)`;
 const swift: Language = {
   id: 'swift',
+  names: ['Swift'],
   extensions: ['swift'],
   multiLineStrings: 'triple',
   rules: [
@@ -468,6 +483,9 @@ const swift: Language = {
 };
 
 export const LANGUAGES: readonly Language[] = [typescript, python, rust, go, cpp, java, kotlin, csharp, ruby, php, lua, shell, swift];
+
+/** The languages as people name them (one rule set serves TypeScript and JavaScript, one C and C++): what tools and docs count. */
+export const LANGUAGE_NAMES: readonly string[] = LANGUAGES.flatMap((l) => l.names);
 
 const byExtension = new Map<string, Language>();
 for (const lang of LANGUAGES) for (const ext of lang.extensions) byExtension.set(ext, lang);
