@@ -9,8 +9,8 @@ import { FrameWriter } from './protocol/frameWriter.js';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
 import { SessionGate } from './protocol/sessionGate.js';
 import { SERVER_VERSION, startServer } from './server.js';
-import { startRipgrepHelper } from './workspace/ripgrepHelper.js';
-import { removeBufferCopies } from './workspace/bufferCopies.js';
+import { startRipgrepHelper } from './workspace/search/ripgrepHelper.js';
+import { removeBufferCopies } from './workspace/search/bufferCopies.js';
 
 // Copies of unsaved buffers a search still had when the process ends (editor or editls mcp) go with it.
 process.on('exit', removeBufferCopies);
@@ -100,7 +100,7 @@ if (argv[0] === 'mcp') {
 }
 
 // ripgrep's helper process, started now while this process is small: searches fork ripgrep from it,
-// not from the indexed server (workspace/ripgrepHelper.ts). Without it ripgrep is spawned directly,
+// not from the indexed server (workspace/search/ripgrepHelper.ts). Without it ripgrep is spawned directly,
 // as on Windows, where libuv's IPC passes only TCP sockets, not pipes.
 if (process.platform !== 'win32') startRipgrepHelper(process.execPath);
 

@@ -11,7 +11,6 @@ import {
   type ExecuteCommandParams,
   ResponseError,
   DidChangeWorkspaceFoldersNotification,
-  type CancellationToken,
   type Connection,
   type DidChangeWorkspaceFoldersParams,
   type InitializeParams,
@@ -25,39 +24,32 @@ import {
   WorkspaceSymbolRequest,
   type WorkspaceSymbolParams,
   ApplyWorkspaceEditRequest,
-  ShowMessageRequest,
-  ShowDocumentRequest,
   CancellationTokenSource,
 } from 'vscode-languageserver';
 import path from 'node:path';
-import { startAttachListener, type AttachedAgent, type AttachHandle } from './attach/listener.js';
-import { ensureRuntimeDir, mirrorDirPath } from './attach/runtimeDir.js';
-import { reviewAgentCommand } from './attach/review.js';
+import type { AttachHandle } from './attach/listener.js';
+import { agentRequests, requestInfo, startAgentListener } from './agentRequests.js';
 import type { PositionEncoding } from './core/text/positions.js';
 import { serverCapabilities } from './capabilities.js';
 import { executeCommand } from './handlers/executeCommand.js';
 import { codeAction } from './handlers/codeAction.js';
 import { negotiateEncoding } from './protocol/encoding.js';
-import { toResponseError } from './protocol/errors.js';
-import { fail } from './core/result.js';
-import { diffStat } from './core/edits/unifiedDiff.js';
 import { clientTraits, type ClientTraits } from './protocol/clientTraits.js';
 import { mergeSettings, SETTINGS_DEFAULTS, type Settings } from './settings.js';
-import { createContext, type RequestInfo, type ServerState } from './workspace/context.js';
+import { createContext, type ServerState } from './workspace/context.js';
 import { KeyedMutex } from './workspace/keyedMutex.js';
-import { OpenDocuments } from './workspace/openDocuments.js';
-import { Previews } from './workspace/previews.js';
-import { realpathOrSelf, uriToPath } from './workspace/paths.js';
+import { OpenDocuments } from './workspace/editor/openDocuments.js';
+import { Previews } from './workspace/editor/previews.js';
+import { realpathOrSelf, uriToPath } from './workspace/disk/paths.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
-import { sweepBufferCopies } from './workspace/bufferCopies.js';
+import { sweepBufferCopies } from './workspace/search/bufferCopies.js';
 import { serving } from './workspace/timeSlice.js';
-import { folderChange, FolderWatch } from './workspace/folders.js';
-import { isAtOrInside } from './core/containment.js';
+import { FolderWatch } from './workspace/disk/folders.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
 import { ProgressReporter } from './workspace/progress.js';
-import { SymbolIndex } from './workspace/symbolIndex.js';
-import { UndoJournal } from './workspace/undoJournal.js';
+import { SymbolIndex } from './workspace/symbols/symbolIndex.js';
+import { UndoJournal } from './workspace/editor/undoJournal.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -100,7 +92,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   let traits: ClientTraits = clientTraits({});
   let settings: Settings = { ...SETTINGS_DEFAULTS };
   let initOptions: unknown;
-  // Real paths fixed when the client names the folders (never resolved again: see workspace/folders.ts),
+  // Real paths fixed when the client names the folders (never resolved again: see workspace/disk/folders.ts),
   // and the path each was named by, so that a later removal finds it even if it now resolves elsewhere.
   let folders: string[] = [];
   const namedAs = new Map<string, string>();
@@ -257,135 +249,35 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onRequest(CodeActionRequest.type, (params, token) => refuseAfterShutdown() ?? serving(() => codeAction(createContext(state(), requestInfo(token, undefined)), params)));
   connection.onRequest(WorkspaceSymbolRequest.method, (params: WorkspaceSymbolParams, token): unknown => refuseAfterShutdown() ?? workspaceSymbol(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { query: '' }));
 
-  // Agents attached through `editls mcp` (server/attach/): the same handlers, Context, locks and
-  // documents as the editor's own requests; review mode turns their edits into previews to approve.
-  // An agent's folder is its boundary: its requests see only that folder (paths, searches, symbols)
-  // and its own undo history; the folder must still be one the editor has open.
-  const agentState = (agent: AttachedAgent): ServerState | ResponseError<unknown> => {
-    const base = state();
-    if (agent.root === undefined) return { ...base, requester: agent.requester };
-    const reason = folderChange(agent.root);
-    if (reason !== undefined || !folderWatch.intact(folders).some((f) => isAtOrInside(agent.root!, f))) {
-      const why = reason !== undefined ? `${reason} since the agent attached` : 'is no longer in the editor\'s workspace folders';
-      return toResponseError(fail('outside_workspace', `the agent's folder ${agent.root} ${why}; nothing was read or changed: restart editls mcp in the folder to use`, { folder: agent.root }));
-    }
-    return { ...base, folders: [agent.root], requester: agent.requester, symbolScope: agent.root };
-  };
-  const serveAgent = async (agent: AttachedAgent, method: 'workspace/executeCommand' | 'workspace/symbol', params: unknown, token: CancellationToken): Promise<unknown> => {
-    const refused = refuseAfterShutdown();
-    if (refused) return refused;
-    const scoped = agentState(agent);
-    if (scoped instanceof ResponseError) return scoped;
-    if (method === 'workspace/symbol') {
-      const p = (params ?? { query: '' }) as WorkspaceSymbolParams;
-      return workspaceSymbol(createContext(scoped, requestInfo(token, undefined)), { query: p.query ?? '' });
-    }
-    const p = { ...((params ?? { command: '' }) as ExecuteCommandParams) };
-    delete p.workDoneToken; // the agent cannot see $/progress; editls reports progress to the editor itself
-    const run = (q: ExecuteCommandParams) => {
-      const now = agentState(agent);
-      return now instanceof ResponseError ? Promise.resolve(now) : serving(() => executeCommand(createContext(now, requestInfo(token, undefined)), q));
-    };
-    if (settings.agentEdits === 'apply') return run(p);
-    return reviewAgentCommand(
-      {
-        run,
-        discard: (id) => {
-          const now = agentState(agent);
-          const base = now instanceof ResponseError ? state() : now;
-          return executeCommand(createContext(base, { signal: new AbortController().signal }), { command: 'editls.discardPreview', arguments: [{ id }] });
-        },
-        ask: async (message, actions, signal) => {
-          // Cancelled ($/cancelRequest) when the review is over without its answer: a client may close the prompt.
-          const source = new CancellationTokenSource();
-          signal.addEventListener('abort', () => source.cancel(), { once: true });
-          const answer = await connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message, actions: actions.map((title) => ({ title })) }, source.token);
-          return answer?.title ?? null;
-        },
-        previewEnded: (id) => previews.ended(id),
-        previewStat: (id) => {
-          const record = previews.get(id);
-          if (!record) return undefined;
-          let added = 0;
-          let removed = 0;
-          for (const c of record.changes) {
-            const stat = diffStat(c.created ? null : c.snapshot.text, c.newText, c.edits);
-            added += stat.added;
-            removed += stat.removed;
-          }
-          return { added, removed };
-        },
-        tellUser: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }),
-        signal: requestInfo(token, undefined).signal,
-        undoTarget: async (args) => {
-          const now = agentState(agent);
-          if (now instanceof ResponseError) return undefined;
-          const ctx = createContext(now, requestInfo(token, undefined));
-          let target: string | undefined;
-          if (typeof args.path === 'string') {
-            const resolved = await ctx.resolvePath(args.path);
-            if (!resolved.ok) return undefined;
-            target = resolved.absPath;
-          }
-          return ctx.journal.latest(target)?.command;
-        },
-        showDocument: (uri) => {
-          if (traits.showDocument) connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true }).catch(() => undefined);
-        },
-        timeoutMs: settings.reviewTimeoutMs,
-        log,
-      },
-      p,
-      agent.name,
-    );
-  };
+  // Agents attached through `editls mcp` (agentRequests.ts): the same handlers, Context, locks and documents.
   const startAttach = async () => {
-    const a = hooks.attach;
-    if (!a) return;
-    const place = ensureRuntimeDir({ xdgRuntimeDir: a.xdgRuntimeDir, tmpdir: a.tmpdir, uid: a.uid });
-    if ('error' in place) {
-      warn(`agents cannot attach (editls mcp works headless): ${place.error}`);
-      return;
-    }
-    // A copy of the record where an agent without XDG_RUNTIME_DIR looks (runtimeDir.ts).
-    const mirrors: string[] = [];
-    if (mirrorDirPath({ xdgRuntimeDir: a.xdgRuntimeDir, tmpdir: a.tmpdir, uid: a.uid }) !== undefined) {
-      const mirror = ensureRuntimeDir({ xdgRuntimeDir: undefined, tmpdir: a.tmpdir, uid: a.uid });
-      if ('dir' in mirror) mirrors.push(mirror.dir);
-      else log(`no copy of the discovery record for agents without XDG_RUNTIME_DIR: ${mirror.error}`);
-    }
-    try {
-      attachHandle = await startAttachListener({
-        dir: place.dir,
-        mirrors,
-        pid: a.pid,
-        windows: a.windows,
-        isProcessAlive: hooks.isProcessAlive ?? (() => true),
-        folders: () => folders,
-        clientName: () => clientName,
-        version: SERVER_VERSION,
-        log,
-        serve: serveAgent,
-      });
-      const handle = attachHandle;
-      a.onExit(() => handle.close());
-      if (shuttingDown) handle.close();
-    } catch (error) {
-      warn(`agents cannot attach (editls mcp works headless): ${error instanceof Error ? error.message : String(error)}`);
-    }
+    if (!hooks.attach) return;
+    const serve = agentRequests({
+      state,
+      folders: () => folders,
+      folderWatch,
+      settings: () => settings,
+      showDocument: () => traits.showDocument === true,
+      previews,
+      connection,
+      refuseAfterShutdown,
+      log,
+    });
+    attachHandle = await startAgentListener(hooks.attach, {
+      isProcessAlive: hooks.isProcessAlive ?? (() => true),
+      folders: () => folders,
+      clientName: () => clientName,
+      serve,
+      version: SERVER_VERSION,
+      log,
+      warn,
+    });
+    if (attachHandle && shuttingDown) attachHandle.close();
   };
   connection.onDidChangeWatchedFiles((params) =>
     symbols.watchedFilesChanged(params.changes.map((c) => ({ uri: c.uri, type: c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed' }))),
   );
   connection.listen();
-}
-
-/** An AbortSignal that follows the request's CancellationToken. */
-function requestInfo(token: CancellationToken, workDoneToken: string | number | undefined): RequestInfo {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return workDoneToken === undefined ? { signal: controller.signal } : { signal: controller.signal, workDoneToken };
 }
 
 /** A folder as the client named it (`given`, absolute) and its real path, fixed now (`real`). */

@@ -87,6 +87,38 @@ describe('architecture invariants', () => {
     expect(bad).toEqual([]);
   });
 
+  it('workspace/ is split by concern: disk <- editor <- search <- symbols, context.ts wires them', () => {
+    // Which of workspace/'s subfolders each may import; the small shared helpers at its top
+    // (keyedMutex, limited, progress, timeSlice) are open to all, context.ts and strayTemps.ts to none.
+    const WS = path.join(ROOT, 'server', 'workspace');
+    const SHARED = new Set(['keyedMutex.ts', 'limited.ts', 'progress.ts', 'timeSlice.ts']);
+    const allowed: Record<string, string[]> = {
+      disk: ['disk'],
+      editor: ['editor', 'disk'],
+      search: ['search', 'editor', 'disk'],
+      symbols: ['symbols', 'search', 'editor', 'disk'],
+    };
+    const part = (file: string): string => {
+      const rel = path.relative(WS, file).split(path.sep);
+      return rel.length === 1 ? (SHARED.has(rel[0]!) ? 'shared' : `top:${rel[0]}`) : rel[0]!;
+    };
+    const bad: string[] = [];
+    const wsFiles = serverFiles.filter((f) => f.startsWith(WS + path.sep));
+    expect(new Set(wsFiles.map(part).filter((p) => !p.startsWith('top:') && p !== 'shared'))).toEqual(new Set(Object.keys(allowed)));
+    for (const f of wsFiles) {
+      const from = part(f);
+      for (const { spec } of imports(f)) {
+        if (!spec.startsWith('.')) continue;
+        const target = path.resolve(path.dirname(f), spec.replace(/\.js$/, '.ts'));
+        if (!target.startsWith(WS + path.sep)) continue;
+        const to = part(target);
+        if (from.startsWith('top:') || to === 'shared') continue;
+        if (from === 'shared' ? true : !allowed[from]!.includes(to)) bad.push(`${path.relative(ROOT, f)} (${from}) imports ${spec} (${to})`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('nothing under server/ writes to stdout', () => {
     const bad = serverFiles.filter((f) => {
       const src = readFileSync(f, 'utf8');

@@ -7,11 +7,11 @@ import type { ScanJob, ScanReply } from '../core/edits/regexScan.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import type { PositionEncoding } from '../core/text/positions.js';
 import type { Settings } from '../settings.js';
-import type { ResolvedPath } from '../workspace/paths.js';
-import type { DiskText } from '../workspace/fileCodec.js';
+import type { ResolvedPath } from '../workspace/disk/paths.js';
+import type { DiskText } from '../workspace/disk/fileCodec.js';
 import type { ProgressHandle } from '../workspace/progress.js';
-import type { SearchOutcome, SearchRequest } from '../workspace/ripgrepSearch.js';
-import type { CandidateRequest } from '../workspace/replaceCandidates.js';
+import type { SearchOutcome, SearchRequest } from '../workspace/search/ripgrepSearch.js';
+import type { CandidateRequest } from '../workspace/search/replaceCandidates.js';
 import type { SymbolHit } from '../core/symbols/types.js';
 
 /** What a command computes on: the open buffer when the editor has the file open, else the disk copy. */
@@ -99,7 +99,7 @@ export interface Context {
   scanRegex(job: ScanJob): Promise<ScanReply>;
   /** Like resolvePath, but a folder (the workspace folder itself too, as ".") is allowed: a searchFiles scope. */
   resolveSearchScope(input: string): Promise<Result<ResolvedPath>>;
-  /** Runs ripgrep over the scope (workspace/ripgrepSearch.ts); open buffers are searched instead of their disk copies. */
+  /** Runs ripgrep over the scope (workspace/search/ripgrepSearch.ts); open buffers are searched instead of their disk copies. */
   searchFiles(request: SearchRequest): Promise<Result<SearchOutcome>>;
   /** editls.replaceInFiles' files: what ripgrep would search under the scope (narrowed by an exact literal), plus open buffers there, in path order. */
   listReplaceCandidates(request: CandidateRequest): Promise<Result<{ files: string[]; notes: string[] }>>;
@@ -130,7 +130,7 @@ export interface JournalEntry {
   files: JournalFile[];
 }
 
-/** Implemented in server/workspace/undoJournal.ts. */
+/** Implemented in server/workspace/editor/undoJournal.ts. */
 export interface UndoJournalView {
   /** The most recent entry touching `absPath`, or the most recent of all. */
   latest(absPath?: string): JournalEntry | undefined;
@@ -153,7 +153,7 @@ export interface PreviewRecord {
 /** How a preview ended: applied (with the result its applier got), discarded, or expired (its text moved on, or it was forgotten). */
 export type PreviewEnd = { how: 'applied'; value: unknown } | { how: 'discarded' } | { how: 'expired'; why: string };
 
-/** Implemented in server/workspace/previews.ts; publishes hint diagnostics for the ranges each preview would change. */
+/** Implemented in server/workspace/editor/previews.ts; publishes hint diagnostics for the ranges each preview would change. */
 export interface PreviewStore {
   /** Remembers a preview and returns its id. */
   add(command: string, changes: readonly PlannedChange[]): string;

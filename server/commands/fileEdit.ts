@@ -10,7 +10,7 @@ import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff, cutDiff } from '../core/edits/diffCut.js';
 import { resultBytesTooLarge, resultCharLimit } from '../core/edits/resultSize.js';
 import type { ApplyMode, ApplyOutcome, Context, EditOmitted, PlannedChange, Snapshot, Via } from './context.js';
-import type { ResolvedPath } from '../workspace/paths.js';
+import type { ResolvedPath } from '../workspace/disk/paths.js';
 
 export interface Computed {
   newText: string;

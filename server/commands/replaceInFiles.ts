@@ -8,7 +8,7 @@ import { literalPrefilter, withPreservedCase } from '../core/edits/replaceInFile
 import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
 import { applyOptions, filePattern, flag, pathString, text, wholeNumber } from './args.js';
 import type { Context, PlannedChange } from './context.js';
-import type { ResolvedPath } from '../workspace/paths.js';
+import type { ResolvedPath } from '../workspace/disk/paths.js';
 import { editResult, resultDiffs, type EditResult, type ResultDiff } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';

@@ -21,7 +21,7 @@ import { ATTACH_METHOD } from '../attach/listener.js';
 import { FrameWriter } from '../protocol/frameWriter.js';
 import type { DiscoveryRecord } from '../attach/records.js';
 import { startServer } from '../server.js';
-import { folderChange } from '../workspace/folders.js';
+import { folderChange } from '../workspace/disk/folders.js';
 import { toResponseError } from '../protocol/errors.js';
 import { fail } from '../core/result.js';
 import { matchingEditors, type DiscoveryInputs } from './discovery.js';
@@ -54,7 +54,7 @@ export interface SessionOptions extends DiscoveryInputs {
   /** Per attempt: connecting and the attach handshake. */
   attachTimeoutMs?: number;
   /**
-   * Starts ripgrep's helper process (workspace/ripgrepHelper.ts, from main.ts) when the session goes
+   * Starts ripgrep's helper process (workspace/search/ripgrepHelper.ts, from main.ts) when the session goes
    * headless, so that its searches do not fork this process once it holds an index; absent, ripgrep
    * is spawned from here (Windows).
    */

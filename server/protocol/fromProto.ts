@@ -1,6 +1,5 @@
 // Converts incoming LSP positions from the negotiated encoding to UTF-16 offsets, the unit that
 // vscode-languageserver-textdocument and core count in (didChange ranges arrive in the client's unit).
-import type { Position } from 'vscode-languageserver';
 import type { PositionEncoding } from '../core/text/positions.js';
 
 /** The UTF-16 column of `character` (counted in `encoding`) on `lineText` (without its line break); clamps past the end. */
@@ -18,8 +17,4 @@ export function utf16Column(lineText: string, character: number, encoding: Posit
   return utf16;
 }
 
-export function toUtf16Position(position: Position, lineText: (line: number) => string, encoding: PositionEncoding): Position {
-  if (encoding === 'utf-16') return position;
-  return { line: position.line, character: utf16Column(lineText(position.line), position.character, encoding) };
-}
 

@@ -6,23 +6,23 @@ import type { PositionEncoding } from '../core/text/positions.js';
 import type { ApplyMode, Context, JournalFile, PlannedChange, Snapshot } from '../commands/context.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import type { Settings } from '../settings.js';
-import { applyChanges } from './applyEdits.js';
-import { readTextFile } from './fileCodec.js';
+import { applyChanges } from './editor/applyEdits.js';
+import { readTextFile } from './disk/fileCodec.js';
 import type { KeyedMutex } from './keyedMutex.js';
-import type { OpenDocuments } from './openDocuments.js';
-import type { Previews } from './previews.js';
-import { resolveWorkspacePath, type ResolvedPath } from './paths.js';
-import { regexRunner } from './regexRunner.js';
+import type { OpenDocuments } from './editor/openDocuments.js';
+import type { Previews } from './editor/previews.js';
+import { resolveWorkspacePath, type ResolvedPath } from './disk/paths.js';
+import { regexRunner } from './search/regexRunner.js';
 import type { ProgressReporter } from './progress.js';
-import { searchFiles } from './ripgrepSearch.js';
-import { listReplaceCandidates } from './replaceCandidates.js';
-import type { SymbolIndex } from './symbolIndex.js';
+import { searchFiles } from './search/ripgrepSearch.js';
+import { listReplaceCandidates } from './search/replaceCandidates.js';
+import type { SymbolIndex } from './symbols/symbolIndex.js';
 import { fail } from '../core/result.js';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { pinFolder } from './pinnedFolder.js';
+import { pinFolder } from './disk/pinnedFolder.js';
 import { breathe } from './timeSlice.js';
-import type { UndoJournal } from './undoJournal.js';
+import type { UndoJournal } from './editor/undoJournal.js';
 
 export interface ServerState {
   /** The folders this request may touch: the editor's workspace folders, or an attached agent's own folder. */

@@ -4,11 +4,11 @@
 // the name) is still alive.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { removeStrayTemps, TEMP_PREFIX } from './atomicWrite.js';
-import { ripgrepPath } from './ripgrep.js';
-import { intactFolders } from './folders.js';
+import { removeStrayTemps, TEMP_PREFIX } from './disk/atomicWrite.js';
+import { ripgrepPath } from './search/ripgrep.js';
+import { intactFolders } from './disk/folders.js';
 import { isAtOrInside } from '../core/containment.js';
-import { realpathOrSelf } from './paths.js';
+import { realpathOrSelf } from './disk/paths.js';
 
 /** The longest the sweep waits for `after` (the index build, whose ripgrep pass it would slow down). */
 export const SWEEP_WAIT_MS = 1000;
@@ -22,7 +22,7 @@ export interface SweepOptions {
 
 /**
  * `folders`: the workspace folders, or a function giving those still intact when the sweep starts
- * (workspace/folders.ts: a folder replaced by a symlink is not swept, so no file elsewhere is removed).
+ * (workspace/disk/folders.ts: a folder replaced by a symlink is not swept, so no file elsewhere is removed).
  */
 export async function sweepStrayTemps(
   folderList: readonly string[] | (() => readonly string[]),

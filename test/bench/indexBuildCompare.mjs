@@ -2,7 +2,7 @@
 // this worktree) on the same corpus as searchBench.mjs, in fresh processes taking turns, so that a
 // loaded machine slows both alike: `node test/bench/indexBuildCompare.mjs <treeA> <treeB> [rounds]`.
 import { buildSync } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,8 @@ mkdirSync(cache, { recursive: true });
 const bundles = trees.map((tree, i) => {
   const entry = path.join(corpus, `entry-${i}.ts`);
   writeFileSync(entry, [
-    `import { SymbolIndex } from ${JSON.stringify(path.join(tree, 'server/workspace/symbolIndex.ts'))};`,
+    // workspace/symbols/ since the workspace split; a tree from before it has the index at workspace/.
+    `import { SymbolIndex } from ${JSON.stringify(['server/workspace/symbols/symbolIndex.ts', 'server/workspace/symbolIndex.ts'].map((p) => path.join(tree, p)).find((p) => existsSync(p)))};`,
     `const index = new SymbolIndex({ folders: () => [${JSON.stringify(path.join(corpus, 'tree'))}], encoding: () => 'utf-16', documents: { get: () => undefined, getByPath: () => undefined }, maxFileSize: () => 10485760, log: () => undefined, startProgress: () => ({ signal: new AbortController().signal, report() {}, done() {} }) });`,
     'const t0 = performance.now();',
     'await index.rebuild();',

@@ -179,7 +179,7 @@ function indexHeap(corpus, dir) {
   mkdirSync(path.join(ROOT, 'node_modules/.cache'), { recursive: true });
   const out = path.join(ROOT, 'node_modules/.cache', `editls-heap-bench-${process.pid}.mjs`);
   const source = [
-    `import { SymbolIndex } from ${JSON.stringify(path.join(ROOT, 'server/workspace/symbolIndex.ts'))};`,
+    `import { SymbolIndex } from ${JSON.stringify(path.join(ROOT, 'server/workspace/symbols/symbolIndex.ts'))};`,
     'globalThis.gc(); globalThis.gc();',
     'const before = process.memoryUsage().heapUsed;',
     `const index = new SymbolIndex({ folders: () => [${JSON.stringify(corpus)}], encoding: () => 'utf-16', documents: { get: () => undefined, getByPath: () => undefined }, maxFileSize: () => 10485760, log: () => undefined, startProgress: () => ({ signal: new AbortController().signal, report() {}, done() {} }) });`,

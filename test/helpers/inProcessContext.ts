@@ -6,11 +6,11 @@ import { clientTraits } from '../../server/protocol/clientTraits.js';
 import { SETTINGS_DEFAULTS } from '../../server/settings.js';
 import { createContext, type ServerState } from '../../server/workspace/context.js';
 import { KeyedMutex } from '../../server/workspace/keyedMutex.js';
-import { OpenDocuments } from '../../server/workspace/openDocuments.js';
-import { Previews } from '../../server/workspace/previews.js';
+import { OpenDocuments } from '../../server/workspace/editor/openDocuments.js';
+import { Previews } from '../../server/workspace/editor/previews.js';
 import { ProgressReporter } from '../../server/workspace/progress.js';
-import type { SymbolIndex } from '../../server/workspace/symbolIndex.js';
-import { UndoJournal } from '../../server/workspace/undoJournal.js';
+import type { SymbolIndex } from '../../server/workspace/symbols/symbolIndex.js';
+import { UndoJournal } from '../../server/workspace/editor/undoJournal.js';
 
 export function diskContext(root: string): Context {
   const state: ServerState = {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, readdirSync, renameSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { removeStrayTemps } from '../../server/workspace/atomicWrite.js';
+import { removeStrayTemps } from '../../server/workspace/disk/atomicWrite.js';
 import { diskContext, plannedReplacements } from '../helpers/inProcessContext.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 import { report, size } from './budget.js';

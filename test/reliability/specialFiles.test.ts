@@ -5,7 +5,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { openSync, closeSync, constants, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SymbolInformation } from 'vscode-languageserver';
-import { readTextFile } from '../../server/workspace/fileCodec.js';
+import { readTextFile } from '../../server/workspace/disk/fileCodec.js';
 import { CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { report, size } from './budget.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverFixture } from '../helpers/serverFixture.js';
-import { MAX_SEARCH_REGEX_BYTES } from '../../server/workspace/ripgrepSearch.js';
+import { MAX_SEARCH_REGEX_BYTES } from '../../server/workspace/search/ripgrepSearch.js';
 
 const { setup, start } = serverFixture();
 

@@ -4,8 +4,8 @@ import { appendFile, chmod, chown, link, mkdir, mkdtemp, readdir, readFile, rm, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStrayTemps, TEMP_PREFIX, writeFileAtomic } from '../../server/workspace/atomicWrite.js';
-import { fileStamp } from '../../server/workspace/fileCodec.js';
+import { removeStrayTemps, TEMP_PREFIX, writeFileAtomic } from '../../server/workspace/disk/atomicWrite.js';
+import { fileStamp } from '../../server/workspace/disk/fileCodec.js';
 
 let dir: string;
 

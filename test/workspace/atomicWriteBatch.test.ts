@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStrayTemps, TEMP_PREFIX, writeFilesAtomic, type BatchWrite } from '../../server/workspace/atomicWrite.js';
-import { fileStamp } from '../../server/workspace/fileCodec.js';
+import { removeStrayTemps, TEMP_PREFIX, writeFilesAtomic, type BatchWrite } from '../../server/workspace/disk/atomicWrite.js';
+import { fileStamp } from '../../server/workspace/disk/fileCodec.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 let ws: TempWorkspace;

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeBufferCopies, removeBufferCopies, sweepBufferCopies } from '../../server/workspace/bufferCopies.js';
+import { makeBufferCopies, removeBufferCopies, sweepBufferCopies } from '../../server/workspace/search/bufferCopies.js';
 import { TestClient } from '../helpers/lspClient.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 import { waitFor } from '../helpers/waitFor.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fileUri, realpathOrSelf, resolveWorkspacePath, slashedRelative, uriToPath } from '../../server/workspace/paths.js';
+import { fileUri, realpathOrSelf, resolveWorkspacePath, slashedRelative, uriToPath } from '../../server/workspace/disk/paths.js';
 
 let root: string; // realpath'd temp dir holding ws/, ws2/ and outside/
 let ws: string;

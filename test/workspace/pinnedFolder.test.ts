@@ -3,7 +3,7 @@
 
 import { closeSync, mkdirSync, openSync, renameSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openedAt, pinFolder, pinFolderSync, type PinnedFolder } from '../../server/workspace/pinnedFolder.js';
+import { openedAt, pinFolder, pinFolderSync, type PinnedFolder } from '../../server/workspace/disk/pinnedFolder.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 let ws: TempWorkspace;

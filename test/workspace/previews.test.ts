@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver';
 import type { PlannedChange } from '../../server/commands/context.js';
-import { Previews } from '../../server/workspace/previews.js';
+import { Previews } from '../../server/workspace/editor/previews.js';
 import { MAX_PREVIEW_DIAGNOSTICS } from '../../server/protocol/previewProto.js';
 import type { PositionEncoding } from '../../server/core/text/positions.js';
 

@@ -1,7 +1,7 @@
 // RegexRunner: scans in a worker give exactly what scanRegex gives on this thread; a catastrophic
 // pattern is stopped at the deadline (and the next scan still works); cancellation; invalid patterns.
 import { afterAll, describe, expect, it } from 'vitest';
-import { RegexRunner } from '../../server/workspace/regexRunner.js';
+import { RegexRunner } from '../../server/workspace/search/regexRunner.js';
 import { scanRegex, type ScanJob } from '../../server/core/edits/regexScan.js';
 
 const runner = new RegexRunner();

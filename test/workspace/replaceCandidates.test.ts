@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { literalPrefilter } from '../../server/core/edits/replaceInFiles.js';
 import { computeSearchAndReplace } from '../../server/core/edits/searchAndReplace.js';
-import { listReplaceCandidates } from '../../server/workspace/replaceCandidates.js';
-import { resolveWorkspacePath } from '../../server/workspace/paths.js';
+import { listReplaceCandidates } from '../../server/workspace/search/replaceCandidates.js';
+import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 
 const UNIT = fc.constantFrom('a', 'A', 'b', 'B', 'é', 'É', 'ß', 'K', 'k', '\u212a', 'ſ', 's', 'S', '😀', '名', ' ', '\n', '\r\n', 'İ', 'i', 'ı', 'I');

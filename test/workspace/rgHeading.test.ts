@@ -1,11 +1,11 @@
-// ripgrep's `--heading --null --line-number` output read as byte chunks (workspace/rgHeading.ts):
+// ripgrep's `--heading --null --line-number` output read as byte chunks (workspace/search/rgHeading.ts):
 // real ripgrep runs on temp folders, re-fed cut at every byte, give the same files and lines as one
 // piece: CRLF, BOM, UTF-8 (also cut inside a character), non-ASCII paths, a last line without
 // `\n`, lines past `--max-columns`.
 import { afterAll, describe, expect, it } from 'vitest';
-import { HeadingReader } from '../../server/workspace/rgHeading.js';
-import { runRipgrep } from '../../server/workspace/ripgrep.js';
-import { indexFlags } from '../../server/workspace/symbolIndex.js';
+import { HeadingReader } from '../../server/workspace/search/rgHeading.js';
+import { runRipgrep } from '../../server/workspace/search/ripgrep.js';
+import { indexFlags } from '../../server/workspace/symbols/symbolIndex.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const workspaces: TempWorkspace[] = [];

@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileGlob } from '../../server/core/search/glob.js';
-import { resolveWorkspacePath } from '../../server/workspace/paths.js';
-import { ripgrepPath, runRipgrep } from '../../server/workspace/ripgrep.js';
-import { searchFiles, type SearchRequest } from '../../server/workspace/ripgrepSearch.js';
-import type { OpenDocument } from '../../server/workspace/openDocuments.js';
+import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
+import { ripgrepPath, runRipgrep } from '../../server/workspace/search/ripgrep.js';
+import { searchFiles, type SearchRequest } from '../../server/workspace/search/ripgrepSearch.js';
+import type { OpenDocument } from '../../server/workspace/editor/openDocuments.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const workspaces: TempWorkspace[] = [];

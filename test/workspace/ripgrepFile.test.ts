@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runRipgrep } from '../../server/workspace/ripgrep.js';
-import { outputFailed, runRipgrepThroughFile } from '../../server/workspace/ripgrepFile.js';
+import { runRipgrep } from '../../server/workspace/search/ripgrep.js';
+import { outputFailed, runRipgrepThroughFile } from '../../server/workspace/search/ripgrepFile.js';
 import { inForeground, serving } from '../../server/workspace/timeSlice.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 

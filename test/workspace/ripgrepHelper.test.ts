@@ -1,4 +1,4 @@
-// ripgrep through the helper process (workspace/ripgrepHelper.ts) against ripgrep run directly, on
+// ripgrep through the helper process (workspace/search/ripgrepHelper.ts) against ripgrep run directly, on
 // real files: the same output bytes, exit codes and stderr, no output lost on fast runs or on a large
 // one, stops and aborts that end ripgrep, a helper that dies or goes silent
 // (before or after handing the pipe over), after which ripgrep is spawned directly, the ripgrep
@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ripgrepPath, runRipgrep } from '../../server/workspace/ripgrep.js';
-import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper } from '../../server/workspace/ripgrepHelper.js';
+import { ripgrepPath, runRipgrep } from '../../server/workspace/search/ripgrep.js';
+import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper, withPattern } from '../../server/workspace/search/ripgrepHelper.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { childrenOf, commandLine, isGone } from '../helpers/processes.js';
@@ -47,8 +47,15 @@ function timeless(line: string): string {
 /** Every stdout line of a run through runRipgrep (one run: the helper's when there is one). */
 async function lines(args: string[], cwd: string, patternAt?: number) {
   const out: string[] = [];
-  const exit = await runRipgrep({ args, cwd, onLine: (l) => (out.push(timeless(l)), 'continue'), ...(patternAt !== undefined ? { patternAt } : {}) });
+  const exit = await runRipgrep({ ...apart(args, patternAt), cwd, onLine: (l) => (out.push(timeless(l)), 'continue') });
   return { out, exit };
+}
+
+/** `args` whose pattern sits at `patternAt` (after `-e`), as a run that names its pattern apart (RipgrepRun.pattern). */
+function apart(args: string[], patternAt?: number): { args: string[]; pattern?: string } {
+  if (patternAt === undefined) return { args };
+  expect(args[patternAt - 1]).toBe('-e');
+  return { args: [...args.slice(0, patternAt - 1), ...args.slice(patternAt + 1)], pattern: args[patternAt]! };
 }
 
 function readlinkOr(p: string): string {
@@ -84,6 +91,14 @@ function direct(args: string[], cwd: string, rg: string): { out: string[]; code:
     return { out: e.stdout.split('\n').filter((l) => l !== '').map(timeless), code: e.status };
   }
 }
+
+describe('withPattern', () => {
+  it('puts the pattern right before the `--` that ends the options, or at the end', () => {
+    expect(withPattern(['--json', '--max-count', '301', '--', '.'], ['-e', 'a b'])).toEqual(['--json', '--max-count', '301', '-e', 'a b', '--', '.']);
+    expect(withPattern(['--json', '--', 'a', '--'], ['-f', '-'])).toEqual(['--json', '-f', '-', '--', 'a', '--']);
+    expect(withPattern(['--json', '.'], ['-e', '--'])).toEqual(['--json', '.', '-e', '--']);
+  });
+});
 
 describe.skipIf(process.platform === 'win32')('ripgrep through the helper process', () => {
   it('prints what ripgrep run directly prints, with the same exit codes and stderr', async () => {
@@ -398,7 +413,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('a stopped run that had taken the ripgrep started ahead ends it; the helper keeps only the next one', async () => {
     const { w, pid, args, spare: first } = await withSpare();
     let seen = 0;
-    const stopped = await runRipgrep({ args, cwd: w.root, patternAt: args.length - 3, onLine: () => (++seen === 2 ? 'stop' : 'continue') });
+    const stopped = await runRipgrep({ ...apart(args, args.length - 3), cwd: w.root, onLine: () => (++seen === 2 ? 'stop' : 'continue') });
     expect(stopped.stopped).toBe(true);
     expect(ripgrepHelperState()!.spareRuns).toBe(1);
     expect(await waitFor(() => isGone(first!))).toBe(true);

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { comparePaths } from '../../server/core/search/pathOrder.js';
 import { decodeBytesLine, stripTerminator } from '../../server/core/search/lineText.js';
-import { resolveWorkspacePath } from '../../server/workspace/paths.js';
-import { ripgrepPath } from '../../server/workspace/ripgrep.js';
-import { dataBytes, parseRgMessage } from '../../server/workspace/ripgrepSchema.js';
-import { searchFiles, type SearchRequest } from '../../server/workspace/ripgrepSearch.js';
-import type { OpenDocument } from '../../server/workspace/openDocuments.js';
+import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
+import { ripgrepPath } from '../../server/workspace/search/ripgrep.js';
+import { dataBytes, parseRgMessage } from '../../server/workspace/search/ripgrepSchema.js';
+import { searchFiles, type SearchRequest } from '../../server/workspace/search/ripgrepSearch.js';
+import type { OpenDocument } from '../../server/workspace/editor/openDocuments.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const workspaces: TempWorkspace[] = [];

@@ -4,8 +4,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { z } from 'zod';
-import { ripgrepPath } from '../../server/workspace/ripgrep.js';
-import { parseRgMessage } from '../../server/workspace/ripgrepSchema.js';
+import { ripgrepPath } from '../../server/workspace/search/ripgrep.js';
+import { parseRgMessage } from '../../server/workspace/search/ripgrepSchema.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const data = z.union([z.object({ text: z.string() }), z.object({ bytes: z.string() })]);

@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { extractSymbols } from '../../server/core/symbols/extract.js';
 import { languageOf } from '../../server/core/symbols/languages.js';
 import type { PositionEncoding } from '../../server/core/text/positions.js';
-import type { OpenDocument } from '../../server/workspace/openDocuments.js';
-import { SymbolIndex } from '../../server/workspace/symbolIndex.js';
+import type { OpenDocument } from '../../server/workspace/editor/openDocuments.js';
+import { SymbolIndex } from '../../server/workspace/symbols/symbolIndex.js';
 import { fileURLToPath } from 'node:url';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 

@@ -1,4 +1,4 @@
-// Context lines read from the file (workspace/searchContext.ts) against real `rg --json --context n` on
+// Context lines read from the file (workspace/search/searchContext.ts) against real `rg --json --context n` on
 // generated files: LF, CRLF and mixed endings, a UTF-8 BOM, no final newline, tabs, emoji and CJK, bytes
 // that are not UTF-8, empty lines, hits next to each other and lines longer than the first window; and
 // the cases where ripgrep must be asked instead (UTF-16, a changed file, NUL, a symlink, a FIFO).
@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ripgrepPath } from '../../server/workspace/ripgrep.js';
-import { dataBytes, parseRgMessage } from '../../server/workspace/ripgrepSchema.js';
-import { contextAround, fileContextAround, type ContextLine, type Hit } from '../../server/workspace/searchContext.js';
+import { ripgrepPath } from '../../server/workspace/search/ripgrep.js';
+import { dataBytes, parseRgMessage } from '../../server/workspace/search/ripgrepSchema.js';
+import { contextAround, fileContextAround, type ContextLine, type Hit } from '../../server/workspace/search/searchContext.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const workspaces: TempWorkspace[] = [];

@@ -3,9 +3,9 @@
 // sub-folder replaced by a symlink while ripgrep walks. Nothing from outside may be reported.
 import { afterAll, describe, expect, it } from 'vitest';
 import { renameSync, symlinkSync } from 'node:fs';
-import { resolveWorkspacePath } from '../../server/workspace/paths.js';
-import { searchFiles, type SearchRequest } from '../../server/workspace/ripgrepSearch.js';
-import type { ResolvedPath } from '../../server/workspace/paths.js';
+import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
+import { searchFiles, type SearchRequest } from '../../server/workspace/search/ripgrepSearch.js';
+import type { ResolvedPath } from '../../server/workspace/disk/paths.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const workspaces: TempWorkspace[] = [];

@@ -3,7 +3,7 @@
 // file stays, and the sweep waits for the index build it was told to follow (however that ends).
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
-import { TEMP_PREFIX } from '../../server/workspace/atomicWrite.js';
+import { TEMP_PREFIX } from '../../server/workspace/disk/atomicWrite.js';
 import { sweepStrayTemps } from '../../server/workspace/strayTemps.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 

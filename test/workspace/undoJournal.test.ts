@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
-import { inverseEdits, UndoJournal, type RecordedChange } from '../../server/workspace/undoJournal.js';
+import { inverseEdits, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
 
 function change(absPath: string, before: string, edits: SpanEdit[], created = false): RecordedChange {
   return { absPath, relPath: absPath.slice(1), uri: `file://${absPath}`, before, edits, after: applySpanEdits(before, edits), created };

@@ -8,12 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, close, closeSync, readdirSync, readFileSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, openSync, renameSync, writeSync, type BigIntStats } from 'node:fs';
 import { copyFile, link, open, readdir, unlink, constants } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, type Failure, type Result } from '../core/result.js';
+import { fail, type Failure, type Result } from '../../core/result.js';
 import { fileStamp, readWholeSync } from './fileCodec.js';
 import { pinFolder, removeFolders, type PinnedFolder } from './pinnedFolder.js';
-import { mapLimited } from './limited.js';
-import { breathe } from './timeSlice.js';
-import { errnoCode } from '../core/errno.js';
+import { mapLimited } from '../limited.js';
+import { breathe } from '../timeSlice.js';
+import { errnoCode } from '../../core/errno.js';
 
 export interface AtomicWriteOptions {
   /** Permission bits of the written file; default: the existing file's mode, else 0o666 minus umask. */

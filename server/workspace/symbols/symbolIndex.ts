@@ -3,19 +3,19 @@
 // didChangeWatchedFiles and open-buffer edits. Queries answer from what is indexed so far.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { DEF_FIELDS, FileExtractor, MAX_LINE_BYTES, scanText } from '../core/symbols/extract.js';
-import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_REGEX, type Language } from '../core/symbols/languages.js';
-import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK } from '../core/symbols/rank.js';
-import { SYMBOL_KINDS, type SymbolHit } from '../core/symbols/types.js';
-import { columnIn, type PositionEncoding } from '../core/text/positions.js';
-import { decodeText, readRegularFile } from './fileCodec.js';
-import type { OpenDocuments } from './openDocuments.js';
-import { fileUri, realpathOrSelf, uriToPath } from './paths.js';
-import type { ProgressHandle } from './progress.js';
-import { HeadingReader } from './rgHeading.js';
-import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from './ripgrep.js';
-import { outputFailed, runRipgrepThroughFile } from './ripgrepFile.js';
-import { isInside } from '../core/containment.js';
+import { DEF_FIELDS, FileExtractor, MAX_LINE_BYTES, scanText } from '../../core/symbols/extract.js';
+import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_REGEX, type Language } from '../../core/symbols/languages.js';
+import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK } from '../../core/symbols/rank.js';
+import { SYMBOL_KINDS, type SymbolHit } from '../../core/symbols/types.js';
+import { columnIn, type PositionEncoding } from '../../core/text/positions.js';
+import { decodeText, readRegularFile } from '../disk/fileCodec.js';
+import type { OpenDocuments } from '../editor/openDocuments.js';
+import { fileUri, realpathOrSelf, uriToPath } from '../disk/paths.js';
+import type { ProgressHandle } from '../progress.js';
+import { HeadingReader } from '../search/rgHeading.js';
+import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from '../search/ripgrep.js';
+import { outputFailed, runRipgrepThroughFile } from '../search/ripgrepFile.js';
+import { isInside } from '../../core/containment.js';
 
 /**
  * One file's symbols, column-wise (a few arrays instead of an object per symbol: ~100k symbols
@@ -235,7 +235,7 @@ export class SymbolIndex {
           return 'continue';
         },
       };
-      // Through a temporary file when one can be made, else a pipe (workspace/ripgrepFile.ts).
+      // Through a temporary file when one can be made, else a pipe (workspace/search/ripgrepFile.ts).
       const exit = viaPipe ? await runRipgrep(run) : ((await runRipgrepThroughFile({ ...run, tempDir: this.deps.tempDir?.() })) ?? (await runRipgrep(run)));
       if (outputFailed(exit) && !viaPipe) {
         // The disk filled up under the temporary file: build again on a pipe.

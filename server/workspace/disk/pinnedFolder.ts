@@ -4,8 +4,8 @@
 import { closeSync, constants, fsync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { lstat, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, type Failure, type Result } from '../core/result.js';
-import { errnoCode } from '../core/errno.js';
+import { fail, type Failure, type Result } from '../../core/result.js';
+import { errnoCode } from '../../core/errno.js';
 
 /** /proc/self/fd/N reaches an open folder (Linux); elsewhere paths are re-checked with realpath. */
 const PROC_FD = process.platform === 'linux' && isDir('/proc/self/fd');

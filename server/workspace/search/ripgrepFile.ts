@@ -2,14 +2,14 @@
 // index build. A pipe holds 64 KiB, so ripgrep waits whenever JavaScript is busy, and each write
 // wakes the reader; a file never makes ripgrep wait and wakes nobody. The file is unlinked as soon
 // as it is open, so it is gone when the run ends, also if the process dies. Not on Windows, where
-// an open file cannot be unlinked: the caller then uses a pipe (workspace/ripgrep.ts).
+// an open file cannot be unlinked: the caller then uses a pipe (workspace/search/ripgrep.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { killer, ripgrepPath, spawnFailure, type Flow, type RipgrepExit } from './ripgrep.js';
-import { inForeground, SLICE_MS } from './timeSlice.js';
+import { inForeground, SLICE_MS } from '../timeSlice.js';
 
 export interface FileRun {
   args: readonly string[];

@@ -4,12 +4,12 @@
 // buffers there (searched as the user sees them, whatever their disk copy holds), in path order.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fail, type Result } from '../core/result.js';
-import type { LiteralPrefilter } from '../core/edits/replaceInFiles.js';
-import type { CompiledGlob } from '../core/search/glob.js';
-import { comparePaths } from '../core/search/pathOrder.js';
-import type { OpenDocuments } from './openDocuments.js';
-import { realpathOrSelf, uriToPath, type ResolvedPath } from './paths.js';
+import { fail, type Result } from '../../core/result.js';
+import type { LiteralPrefilter } from '../../core/edits/replaceInFiles.js';
+import type { CompiledGlob } from '../../core/search/glob.js';
+import { comparePaths } from '../../core/search/pathOrder.js';
+import type { OpenDocuments } from '../editor/openDocuments.js';
+import { realpathOrSelf, uriToPath, type ResolvedPath } from '../disk/paths.js';
 import { runRipgrep, RipgrepUnavailable } from './ripgrep.js';
 import { baseFlags, listEligible, typeFlags } from './ripgrepSearch.js';
 

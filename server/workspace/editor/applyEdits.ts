@@ -5,19 +5,19 @@
 import { statSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
-import { fail, type Failure, type Result } from '../core/result.js';
-import type { PositionEncoding } from '../core/text/positions.js';
-import type { SpanEdit } from '../core/text/spanEdit.js';
-import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../commands/context.js';
-import type { ClientTraits } from '../protocol/clientTraits.js';
-import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../protocol/toProto.js';
-import type { Settings } from '../settings.js';
-import { writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from './atomicWrite.js';
-import { mapLimited } from './limited.js';
-import { encodeText, fileStamp, readTextFile } from './fileCodec.js';
+import { fail, type Failure, type Result } from '../../core/result.js';
+import type { PositionEncoding } from '../../core/text/positions.js';
+import type { SpanEdit } from '../../core/text/spanEdit.js';
+import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../../commands/context.js';
+import type { ClientTraits } from '../../protocol/clientTraits.js';
+import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../../protocol/toProto.js';
+import type { Settings } from '../../settings.js';
+import { writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from '../disk/atomicWrite.js';
+import { mapLimited } from '../limited.js';
+import { encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
-import { editPresence } from '../core/edits/editPresence.js';
+import { editPresence } from '../../core/edits/editPresence.js';
 import { landedAfterReview } from './reviewedEdits.js';
 
 export interface ApplyDeps {

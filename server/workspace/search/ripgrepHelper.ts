@@ -417,12 +417,13 @@ class RipgrepHelper {
   }
 
   /**
-   * ripgrep with these arguments. `patternAt` is the index of the pattern in `args` (after `-e`): a
-   * ripgrep started ahead with the same other arguments takes the pattern on its stdin instead.
+   * ripgrep with these arguments, and `-e pattern` when there is one (withPattern): a ripgrep
+   * started ahead with the same arguments takes the pattern on its stdin instead.
    */
-  spawn(file: string, args: readonly string[], cwd: string | undefined, patternAt?: number): HelperRun {
-    const request = { file, args, cwd };
-    const ahead = patternAt === undefined ? undefined : spareKey(file, args, cwd, patternAt);
+  spawn(file: string, args: readonly string[], cwd: string | undefined, pattern?: string): HelperRun {
+    const full = pattern === undefined ? args : withPattern(args, ['-e', pattern]);
+    const request = { file, args: full, cwd };
+    const ahead = pattern === undefined ? undefined : spareKey(file, args, cwd, pattern);
     let taken: HelperRun | undefined;
     let folder: string | undefined;
     const spare = ahead && this.spare?.key === ahead.key ? this.spare.run : undefined;
@@ -438,8 +439,8 @@ class RipgrepHelper {
     this.started_++;
     this.child.channel?.ref();
     this.watch(run);
-    if (taken) taken.take(args[patternAt!]!, request, folder);
-    else this.send({ id: run.id, file, args: [...args], cwd });
+    if (taken) taken.take(pattern!, request, folder);
+    else this.send({ id: run.id, file, args: [...full], cwd });
     if (ahead) this.afterward(run, file, ahead, cwd);
     return run;
   }
@@ -576,12 +577,17 @@ class RipgrepHelper {
   }
 }
 
-/** The arguments of a ripgrep started ahead (`-f -` for `-e PATTERN`) and its key; none for a pattern `-f` would split or change. */
-function spareKey(file: string, args: readonly string[], cwd: string | undefined, patternAt: number): { key: string; args: string[] } | undefined {
-  const pattern = args[patternAt];
-  if (args[patternAt - 1] !== '-e' || pattern === undefined || pattern === '' || /[\r\n]/.test(pattern)) return undefined;
-  const spareArgs = [...args.slice(0, patternAt - 1), '-f', '-', ...args.slice(patternAt + 1)];
+/** The arguments of a ripgrep started ahead (`-f -` where `-e PATTERN` goes) and its key; none for a pattern `-f` would split or change. */
+function spareKey(file: string, args: readonly string[], cwd: string | undefined, pattern: string): { key: string; args: string[] } | undefined {
+  if (pattern === '' || /[\r\n]/.test(pattern)) return undefined;
+  const spareArgs = withPattern(args, ['-f', '-']);
   return { key: JSON.stringify([file, spareArgs, cwd ?? '']), args: spareArgs };
+}
+
+/** `args` with the pattern's arguments (`-e PATTERN`, or `-f -`) right before the `--` that ends the options (at the end when there is none). */
+export function withPattern(args: readonly string[], patternArgs: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  return end === -1 ? [...args, ...patternArgs] : [...args.slice(0, end), ...patternArgs, ...args.slice(end)];
 }
 
 /** The folder's device and inode now (undefined when it is not there). */
@@ -628,10 +634,10 @@ export function ripgrepHelperState(): { pid: number; runs: number; spareRuns: nu
 
 /**
  * ripgrep with these arguments: through the helper when there is one and no stdin is needed, else
- * spawned here. `patternAt`: the index of the pattern in `args` (after `-e`), for a run that a
- * ripgrep started ahead may take (and after which one is started for the next run like it).
+ * spawned here. `pattern`: given apart from `args` (withPattern), for a run that a ripgrep started
+ * ahead may take (and after which one is started for the next run like it).
  */
-export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean, patternAt?: number): RipgrepChild {
-  if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd, patternAt);
-  return spawn(file, [...args], { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;
+export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean, pattern?: string): RipgrepChild {
+  if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd, pattern);
+  return spawn(file, pattern === undefined ? [...args] : withPattern(args, ['-e', pattern]), { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;
 }

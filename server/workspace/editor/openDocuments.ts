@@ -4,9 +4,9 @@
 // the negotiated encoding one change at a time (each change sees the result of the previous).
 import { TextDocuments, type Position, type TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { PositionEncoding } from '../core/text/positions.js';
-import { utf16Column } from '../protocol/fromProto.js';
-import { realpathOrSelf, uriToPath } from './paths.js';
+import type { PositionEncoding } from '../../core/text/positions.js';
+import { utf16Column } from '../../protocol/fromProto.js';
+import { realpathOrSelf, uriToPath } from '../disk/paths.js';
 
 export interface OpenDocument {
   uri: string;

@@ -1,5 +1,5 @@
 // Runs the ripgrep binary of @vscode/ripgrep and streams its output line by line: `--json` messages
-// validated against workspace/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
+// validated against workspace/search/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
 // the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
 // promise settles.
 import { spawnRipgrep } from './ripgrepHelper.js';
@@ -13,11 +13,12 @@ export interface RipgrepRun {
   /** Text written to ripgrep's stdin, which is then closed (search it with the path `-`). */
   stdin?: string;
   /**
-   * The index in `args` of the run's pattern (right after `-e`): a ripgrep started ahead with the
-   * other arguments may take this run, and one is started ahead for the next run like it
-   * (ripgrepHelper.ts). For searches an agent repeats with new patterns.
+   * The run's pattern, given apart from `args`: ripgrep gets `-e PATTERN` right before the `--` that
+   * ends `args`' options. A ripgrep started ahead with the same `args` may take this run (the
+   * pattern then goes to its stdin), and one is started ahead for the next run like it
+   * (ripgrepHelper.ts): for searches an agent repeats with new patterns. Other runs put `-e` in `args`.
    */
-  patternAt?: number;
+  pattern?: string;
   signal?: AbortSignal;
   /** For `--json` runs: every message that fits the schema, in order. */
   onMessage?: (message: RgMessage) => Flow;
@@ -131,7 +132,7 @@ export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {
   return new Promise<RipgrepExit>((resolve, reject) => {
     // stdin is a pipe only for text to search; otherwise /dev/null (every run names its paths), and
     // the run goes through ripgrep's helper process when there is one (ripgrepHelper.ts).
-    const child = spawnRipgrep(rg, run.args, run.cwd, run.stdin !== undefined, run.patternAt);
+    const child = spawnRipgrep(rg, run.args, run.cwd, run.stdin !== undefined, run.pattern);
     let stopped = false;
     let cancelled = false;
     let sawSummary = false;

@@ -12,20 +12,20 @@ import { isUtf8 } from 'node:buffer';
 import { realpathSync, statSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fail, type Result } from '../core/result.js';
-import { SearchCollector, type FileHits, type SearchLine } from '../core/search/collect.js';
-import type { CompiledGlob } from '../core/search/glob.js';
-import { decodeBytesLine, stripTerminator, utf16OffsetsOfUtf8 } from '../core/search/lineText.js';
-import { comparePaths } from '../core/search/pathOrder.js';
+import { fail, type Result } from '../../core/result.js';
+import { SearchCollector, type FileHits, type SearchLine } from '../../core/search/collect.js';
+import type { CompiledGlob } from '../../core/search/glob.js';
+import { decodeBytesLine, stripTerminator, utf16OffsetsOfUtf8 } from '../../core/search/lineText.js';
+import { comparePaths } from '../../core/search/pathOrder.js';
 import { makeBufferCopies } from './bufferCopies.js';
-import { eachLimited } from './limited.js';
-import { readTextFile } from './fileCodec.js';
-import type { OpenDocuments } from './openDocuments.js';
-import { fileUri, realpathOrSelf, slashedRelative, uriToPath, type ResolvedPath } from './paths.js';
+import { eachLimited } from '../limited.js';
+import { readTextFile } from '../disk/fileCodec.js';
+import type { OpenDocuments } from '../editor/openDocuments.js';
+import { fileUri, realpathOrSelf, slashedRelative, uriToPath, type ResolvedPath } from '../disk/paths.js';
 import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
 import { fileContextAround, type Hit, type NotRead } from './searchContext.js';
-import { isInside } from '../core/containment.js';
+import { isInside } from '../../core/containment.js';
 
 export interface SearchRequest {
   /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
@@ -72,6 +72,15 @@ export interface SearchDeps {
  */
 export function baseFlags(respectIgnore: boolean): string[] {
   return ['--no-config', '--no-require-git', '--crlf', '--line-number', ...(respectIgnore ? [] : ['--no-ignore'])];
+}
+
+/**
+ * The flags of every searchFiles run, over files and over copies of unsaved buffers alike (so a
+ * flag added here searches both the same way): the shared ones, the cap (`maxResults + 1` matching
+ * lines a file, enough to know the cap is passed) and, unless left out, the context lines.
+ */
+export function searchFlags(o: { respectIgnore: boolean; maxResults: number; contextLines?: number }): string[] {
+  return [...baseFlags(o.respectIgnore), '--max-count', String(o.maxResults + 1), ...(o.contextLines === undefined ? [] : ['--context', String(o.contextLines)])];
 }
 
 /** ripgrep file-type flags that narrow the walk to a file-name glob without re-including ignored files. */
@@ -153,9 +162,8 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       return verdict === 'done';
     };
     const report = () => req.onProgress?.(collector.matchCount, collector.files.length);
-    const maxCount = String(req.maxResults + 1);
-    const noContextFlags = [...baseFlags(req.respectIgnore), '--max-count', maxCount];
-    const runFlags = [...noContextFlags, '--context', String(req.contextLines)];
+    const noContextFlags = searchFlags({ respectIgnore: req.respectIgnore, maxResults: req.maxResults });
+    const runFlags = searchFlags({ respectIgnore: req.respectIgnore, maxResults: req.maxResults, contextLines: req.contextLines });
     // Files whose bytes were no longer what ripgrep printed when they were checked (left out, with a note).
     const changed = new Set<string>();
 
@@ -167,7 +175,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
      * text files reported hold more matching lines than that. `onFile`: called with each file as it
      * ends instead (a sorted run feeds the collector so); true ends the run.
      */
-    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContext?: boolean; reusable?: boolean } = {}) => {
+    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContext?: boolean; pattern?: string } = {}) => {
       const files: DiskFile[] = [];
       const redo: string[] = [];
       let current: (DiskFile & { skip: boolean }) | undefined;
@@ -177,9 +185,9 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
         args: full,
         cwd: scopeDir,
         signal: req.signal,
-        // The parallel walk may be taken by a ripgrep started ahead with the same other arguments, waiting
-        // for its pattern (ripgrepHelper.ts); the pattern sits right before `--` (`-e PATTERN -- target`).
-        ...(o.reusable ? { patternAt: full.lastIndexOf('--') - 1 } : {}),
+        // The parallel walk names its pattern apart: a ripgrep started ahead with the same other
+        // arguments may take it, waiting for its pattern (ripgrepHelper.ts).
+        ...(o.pattern !== undefined ? { pattern: o.pattern } : {}),
         onMessage: (m) => {
           switch (m.type) {
             case 'begin': {
@@ -263,7 +271,7 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
     const stopAt = req.scope.directory ? req.maxResults : undefined;
     walks.push('parallel');
     const first = req.scope.directory
-      ? await collectRun([...noContextFlags, ...typeArgs, '-e', req.regex, '--', target], { stopAt, readContext: true, reusable: true })
+      ? await collectRun([...noContextFlags, ...typeArgs, '--', target], { stopAt, readContext: true, pattern: req.regex })
       : await collectRun([...runFlags, '-e', req.regex, '--', target], { stopAt });
     let exit = first.exit;
     if (!exit.stopped && !exit.cancelled && first.redo.length > 0) {
@@ -557,22 +565,9 @@ async function searchBuffers(
     const binary: boolean[] = buffers.map(() => false);
     let current = -1;
     const exit = await runRipgrep({
-      args: [
-        '--json',
-        '--no-config',
-        '--no-ignore',
-        '--hidden',
-        '--crlf',
-        '--line-number',
-        '--max-count',
-        String(req.maxResults + 1),
-        '--context',
-        String(req.contextLines),
-        '-e',
-        req.regex,
-        '--',
-        dir,
-      ],
+      // The same flags as the files' runs; the copies are private names in a private folder, so no
+      // ignore rule or hidden-name rule may apply to them.
+      args: ['--json', ...searchFlags({ respectIgnore: false, maxResults: req.maxResults, contextLines: req.contextLines }), '--hidden', '-e', req.regex, '--', dir],
       cwd: dir,
       signal: req.signal,
       onMessage: (m) => {

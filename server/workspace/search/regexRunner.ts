@@ -2,7 +2,7 @@
 // pattern never blocks the server: a scan past `regexTimeoutMs`, or cancelled, has its worker
 // terminated. Keeps a small pool of warm workers; the worker code is core's scanRegex source text.
 import { Worker } from 'node:worker_threads';
-import { scanRegex, type ScanJob, type ScanReply } from '../core/edits/regexScan.js';
+import { scanRegex, type ScanJob, type ScanReply } from '../../core/edits/regexScan.js';
 
 /** Texts at least this long go to the worker as transferred UTF-16 bytes (one copy each way, exact for
  *  lone surrogates) instead of a structured-clone string. */

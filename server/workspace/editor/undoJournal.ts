@@ -4,8 +4,8 @@
 // undoes only its own. Kept in memory, at most `undoDepth` changes per file (all requesters
 // together); nothing of the file's text is kept beyond the replaced spans.
 import { createHash } from 'node:crypto';
-import type { SpanEdit } from '../core/text/spanEdit.js';
-import type { JournalEntry, JournalFile, UndoJournalView } from '../commands/context.js';
+import type { SpanEdit } from '../../core/text/spanEdit.js';
+import type { JournalEntry, JournalFile, UndoJournalView } from '../../commands/context.js';
 
 /** An entry and whose command it was. */
 interface OwnedEntry extends JournalEntry {

@@ -6,8 +6,8 @@
 // or when they cannot be compared here (`unsupported`: a UTF-16 file, which ripgrep transcodes; a line
 // longer than the largest window).
 import { closeSync, constants as fsConstants, fstatSync, openSync } from 'node:fs';
-import { readFullySync } from './fileCodec.js';
-import { openedAt } from './pinnedFolder.js';
+import { readFullySync } from '../disk/fileCodec.js';
+import { openedAt } from '../disk/pinnedFolder.js';
 
 /** A matching line as ripgrep reported it: its number, the byte offset of its start, its bytes with terminator. */
 export interface Hit {

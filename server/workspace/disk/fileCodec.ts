@@ -5,10 +5,10 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { fail, type Failure, type Result } from '../core/result.js';
+import { fail, type Failure, type Result } from '../../core/result.js';
 import { openedAt } from './pinnedFolder.js';
-import { breathe } from './timeSlice.js';
-import { errnoCode } from '../core/errno.js';
+import { breathe } from '../timeSlice.js';
+import { errnoCode } from '../../core/errno.js';
 
 export type FileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 

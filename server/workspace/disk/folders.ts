@@ -3,7 +3,7 @@
 // folder whose real path changed since (replaced by a symlink, removed, renamed away) is refused, never followed.
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { errnoCode } from '../core/errno.js';
+import { errnoCode } from '../../core/errno.js';
 
 /**
  * Why the fixed folder `folder` (a real path) cannot be used any more, as the end of a sentence

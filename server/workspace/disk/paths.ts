@@ -4,10 +4,10 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fail, type Result } from '../core/result.js';
+import { fail, type Result } from '../../core/result.js';
 import { folderChange, folderChangedMessage } from './folders.js';
-import { errnoCode } from '../core/errno.js';
-import { isAtOrInside, isInside } from '../core/containment.js';
+import { errnoCode } from '../../core/errno.js';
+import { isAtOrInside, isInside } from '../../core/containment.js';
 
 export interface ResolvedPath {
   /** Absolute, symlinks resolved (for a missing file: its nearest existing ancestor, resolved, plus the rest). */
