@@ -19,10 +19,12 @@ editls.handlers['window/showMessageRequest'] = function(err, result, ctx, config
   return original(err, result, ctx, config)
 end
 
+-- Written whole, then renamed into place: the test reads a file as soon as it exists.
 local function write(name, text)
-  local f = assert(io.open(ws .. '/' .. name, 'w'))
+  local f = assert(io.open(ws .. '/' .. name .. '.tmp', 'w'))
   f:write(text)
   f:close()
+  assert(os.rename(ws .. '/' .. name .. '.tmp', ws .. '/' .. name))
 end
 
 local ok, err = pcall(function()

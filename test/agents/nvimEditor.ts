@@ -12,6 +12,8 @@ import { EVENTUALLY_MS, waitFor } from '../helpers/waitFor.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SETUP = path.join(REPO, 'test/agents/nvim-agent-editor.lua');
+/** The bound on the editor's set-up: the script itself waits up to 20 s for editls to attach to each file. */
+const AGENT_EDITOR_MS = 60_000;
 
 export interface EditorOptions {
   ws: TempWorkspace;
@@ -39,7 +41,8 @@ export class NeovimEditor {
     proc.stderr!.on('data', (d) => (stderr += String(d)));
     proc.stdout!.on('data', () => undefined);
     const ready = path.join(options.ws.root, '.editor-ready');
-    if (!(await waitFor(() => existsSync(ready)))) throw new Error(`Neovim did not get ready: ${stderr}`);
+    // The script renames the file into place whole (nvim-agent-editor.lua), so it is read only once it exists.
+    if (!(await waitFor(() => existsSync(ready), AGENT_EDITOR_MS))) throw new Error(`Neovim did not get ready: ${stderr}`);
     const status = readFileSync(ready, 'utf8');
     if (status !== 'ok') throw new Error(`Neovim set-up failed: ${status}\n${stderr}`);
     return new NeovimEditor(proc, socket, options.ws, () => stderr);
