@@ -6,10 +6,16 @@ import path from 'node:path';
 /** True when `child` is below `parent`, not equal to it. */
 export function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+  return rel !== '' && below(rel);
 }
 
 /** True when `child` is `parent` or below it. */
 export function isAtOrInside(child: string, parent: string): boolean {
-  return child === parent || path.relative(parent, child) === '' || isInside(child, parent);
+  const rel = path.relative(parent, child);
+  return rel === '' || below(rel);
+}
+
+/** A non-empty path.relative result that stays below its base. */
+function below(rel: string): boolean {
+  return rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
