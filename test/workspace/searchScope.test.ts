@@ -106,9 +106,10 @@ describe('searchFiles: a sub-folder swapped for a link while ripgrep walks', () 
     expect(r.files.filter((f) => f.path.startsWith('a/'))).toHaveLength(2000);
     expect(r.files.some((f) => f.lines.some((l) => l.text.includes('secret')))).toBe(false);
     expect(fromB.map((f) => f.path)).toEqual(fromB.length === 0 ? [] : ['b/inner.txt']);
-    if (fromB.length === 0 && r.notes.length > 0) {
-      expect(r.notes.join('\n')).toContain('1 file left out');
-      expect(logs.join('\n')).toContain('left out');
-    }
+    // What a note may say of b/: ripgrep had b/ open when it was swapped, and its file, no longer at
+    // its real path inside the scope, was left out; or (on a busy machine) ripgrep came to b/ between
+    // the rename and the link, found nothing there and said so.
+    for (const note of r.notes) expect(note).toMatch(/1 file left out|^ripgrep: \.\/b: No such file or directory/);
+    if (r.notes.some((n) => n.includes('left out'))) expect(logs.join('\n')).toContain('left out');
   });
 });
