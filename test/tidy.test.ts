@@ -57,8 +57,9 @@ describe('architecture invariants', () => {
     expect(bad).toEqual([]);
   });
 
-  it('follows main -> server -> handlers -> commands -> protocol -> core (workspace implements Context)', () => {
-    // Which layers each layer may import at run time; `import type` may also reach workspace from commands.
+  it('follows main -> server -> handlers -> commands -> protocol -> core (workspace implements the ports)', () => {
+    // Which layers each layer may import. workspace implements the ports commands own
+    // (commands/ports/, composed in commands/context.ts): it imports those types and nothing else of commands.
     const allowed: Record<string, string[]> = {
       top: ['top', 'handlers', 'commands', 'protocol', 'core', 'workspace', 'attach', 'mcp'],
       // The agent side (ARCHITECTURE.md): attach serves agents inside the editor's session (it reaches
@@ -79,11 +80,23 @@ describe('architecture invariants', () => {
       for (const { spec, typeOnly } of imports(f)) {
         const to = targetLayer(f, spec);
         if (to === undefined) continue;
-        if (typeOnly && from === 'commands' && to === 'workspace') continue;
-        if (from === 'workspace' && to === 'commands' && !typeOnly) bad.push(`${path.relative(ROOT, f)} imports ${spec} at run time`);
+        const port = /(^|\/)commands\/(ports\/[a-z]+|context)\.js$/.test(spec);
+        if (from === 'workspace' && to === 'commands' && !(typeOnly && port)) bad.push(`${path.relative(ROOT, f)} imports ${spec}: only the ports' types`);
         else if (!(allowed[from] ?? []).includes(to)) bad.push(`${path.relative(ROOT, f)} (${from}) imports ${spec} (${to})`);
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  it('commands take only the ports they use, never the whole Context', () => {
+    // A command (and each helper of one) names the ports it reaches (commands/ports/), so a test can
+    // run it against a small fake of those alone (test/commands/); only the registry, which runs any
+    // command, takes the whole Context.
+    const COMMANDS_DIR = path.join(ROOT, 'server', 'commands');
+    const bad = serverFiles
+      .filter((f) => f.startsWith(COMMANDS_DIR + path.sep) && !['context.ts', 'registry.ts'].includes(path.relative(COMMANDS_DIR, f)))
+      .filter((f) => /\bContext\b/.test(readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')))
+      .map((f) => path.relative(ROOT, f));
     expect(bad).toEqual([]);
   });
 

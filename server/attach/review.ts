@@ -6,7 +6,7 @@
 // disconnected or exited — then the preview is discarded and a later answer to the prompt applies
 // nothing. Nothing the agent passes skips the review.
 import type { ExecuteCommandParams } from 'vscode-languageserver';
-import type { PreviewEnd } from '../commands/context.js';
+import type { PreviewEnd } from '../commands/ports/review.js';
 import { findCommand } from '../commands/index.js';
 import { fail } from '../core/result.js';
 import { toResponseError } from '../protocol/errors.js';

@@ -5,9 +5,12 @@ import { z } from 'zod';
 import { fail, type Result } from '../core/result.js';
 import { applySpanEdits, type SpanEdit } from '../core/text/spanEdit.js';
 import { filePath } from './args.js';
-import type { Context, PlannedChange, PreviewRecord } from './context.js';
+import type { PlannedChange } from './ports/apply.js';
+import type { PreviewRecord } from './ports/review.js';
 import { resultTooLong } from '../core/edits/resultSize.js';
-import { editResult, maxResultChars, resultTooLarge, type EditResult } from './fileEdit.js';
+import { editResult, maxResultChars, resultTooLarge, type EditPorts, type EditResult } from './fileEdit.js';
+import type { FilesPort } from './ports/files.js';
+import type { ReviewPort } from './ports/review.js';
 import { defineCommand } from './registry.js';
 
 const args = z
@@ -41,7 +44,7 @@ export const applyPreviewCommand = defineCommand({
 });
 
 /** The previews an id or a path names; not_found when there are none. Shared with editls.discardPreview. */
-export async function selectPreviews(ctx: Context, a: { id?: string | undefined; path?: string | undefined }): Promise<Result<{ previews: PreviewRecord[] }>> {
+export async function selectPreviews(ctx: ReviewPort & Pick<FilesPort, 'resolvePath'>, a: { id?: string | undefined; path?: string | undefined }): Promise<Result<{ previews: PreviewRecord[] }>> {
   if (a.id !== undefined) {
     const record = ctx.previews.get(a.id);
     if (!record) {
@@ -64,7 +67,7 @@ interface FileGroup {
   replacements: number;
 }
 
-export async function applyPreviews(ctx: Context, command: string, previews: readonly PreviewRecord[], mode: 'auto' | 'editor' | 'disk'): Promise<Result<{ value: EditResult }>> {
+export async function applyPreviews(ctx: EditPorts, command: string, previews: readonly PreviewRecord[], mode: 'auto' | 'editor' | 'disk'): Promise<Result<{ value: EditResult }>> {
   // Previews of one file were all computed on its current text (any change ends them), so their
   // edits combine into one change per file, provided they do not overlap.
   const groups = new Map<string, FileGroup>();
@@ -92,7 +95,7 @@ export async function applyPreviews(ctx: Context, command: string, previews: rea
 }
 
 /** Re-checks each file and applies the previews' combined changes; the previews end as applied, or as expired when their text moved on. */
-async function applyGroups(ctx: Context, command: string, previews: readonly PreviewRecord[], groups: Map<string, FileGroup>, mode: 'auto' | 'editor' | 'disk'): Promise<Result<{ value: EditResult }>> {
+async function applyGroups(ctx: EditPorts, command: string, previews: readonly PreviewRecord[], groups: Map<string, FileGroup>, mode: 'auto' | 'editor' | 'disk'): Promise<Result<{ value: EditResult }>> {
   const ids = previews.map((p) => p.id);
   const changes: PlannedChange[] = [];
   for (const group of groups.values()) {
@@ -116,7 +119,7 @@ async function applyGroups(ctx: Context, command: string, previews: readonly Pre
 }
 
 /** Re-reads the file and rebuilds its change on the fresh snapshot, or fails stale when its text moved on. */
-async function recheck(ctx: Context, group: FileGroup): Promise<Result<{ change: PlannedChange }>> {
+async function recheck(ctx: EditPorts, group: FileGroup): Promise<Result<{ change: PlannedChange }>> {
   const before = group.first.snapshot;
   const rel = before.resolved.relPath;
   const resolved = await ctx.resolvePath(before.resolved.absPath);

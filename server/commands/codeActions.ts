@@ -3,7 +3,9 @@
 // mixed line endings). Each offer runs an editls command, so it is computed and applied like one.
 import { countTrailingWhitespace, endingName, lineEndingStats } from '../core/edits/whitespace.js';
 import type { ActionOffer } from '../protocol/previewProto.js';
-import type { Context } from './context.js';
+import type { ApplyPort } from './ports/apply.js';
+import type { FilesPort } from './ports/files.js';
+import type { ReviewPort } from './ports/review.js';
 
 /** Every kind editls offers (advertised as codeActionProvider.codeActionKinds). */
 export const CODE_ACTION_KINDS = ['refactor.rewrite', 'source.trimTrailingWhitespace', 'source.normalizeLineEndings', 'source.applyPreviews'] as const;
@@ -12,7 +14,7 @@ export const CODE_ACTION_KINDS = ['refactor.rewrite', 'source.trimTrailingWhites
  * Offers for the document at `uri`; `lines` is the selected 1-based line span (undefined for a
  * cursor); `only` is the client's kind filter (a kind matches itself and its sub-kinds).
  */
-export async function codeActionOffers(ctx: Context, uri: string, lines: { start: number; end: number } | undefined, only: readonly string[] | undefined): Promise<ActionOffer[]> {
+export async function codeActionOffers(ctx: FilesPort & ReviewPort & Pick<ApplyPort, 'carriageReturns'>, uri: string, lines: { start: number; end: number } | undefined, only: readonly string[] | undefined): Promise<ActionOffer[]> {
   const resolved = await ctx.resolvePath(uri);
   if (!resolved.ok) return [];
   const wanted = (kind: string) => only === undefined || only.length === 0 || only.some((o) => kind === o || kind.startsWith(`${o}.`));

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { filePath } from './args.js';
 import { selectPreviews } from './applyPreview.js';
 import { defineCommand } from './registry.js';
+import type { FilesPort } from './ports/files.js';
+import type { RequestPort } from './ports/request.js';
+import type { ReviewPort } from './ports/review.js';
 
 const args = z
   .object({
@@ -26,7 +29,7 @@ export const discardPreviewCommand = defineCommand({
     required: ['id'],
     description: 'Forget a previewed edit (its hints disappear from the editor).',
   },
-  run: async (ctx, a) => {
+  run: async (ctx: ReviewPort & RequestPort & Pick<FilesPort, 'resolvePath'>, a) => {
     const selected = await selectPreviews(ctx, a);
     if (!selected.ok) return selected;
     const ids = selected.previews.map((p) => p.id);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { computeEdit } from '../core/edits/edit.js';
 import { applyOptions, filePath, flag, text } from './args.js';
-import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
+import { maxResultChars, missingFile, runFileEdit, type EditPorts } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 
@@ -33,7 +33,7 @@ export const editCommand = defineCommand({
         'An empty old_string creates a new file with new_string as content.',
     ),
   },
-  run: (ctx, a) =>
+  run: (ctx: EditPorts, a) =>
     runFileEdit(ctx, {
       command: 'editls.edit',
       path: a.file_path,

@@ -9,8 +9,13 @@ import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff, cutDiff } from '../core/edits/diffCut.js';
 import { resultBytesTooLarge, resultCharLimit } from '../core/edits/resultSize.js';
-import type { ApplyMode, ApplyOutcome, Context, EditOmitted, PlannedChange, Snapshot, Via } from './context.js';
-import type { ResolvedPath } from '../workspace/disk/paths.js';
+import type { ApplyMode, ApplyOutcome, ApplyPort, EditOmitted, PlannedChange, Via } from './ports/apply.js';
+import type { FilesPort, ResolvedPath, Snapshot } from './ports/files.js';
+import type { RequestPort } from './ports/request.js';
+import type { ReviewPort } from './ports/review.js';
+
+/** The ports an edit of files uses: the files, applying, the preview store, the request. */
+export type EditPorts = RequestPort & FilesPort & ApplyPort & ReviewPort;
 
 export interface Computed {
   newText: string;
@@ -60,7 +65,7 @@ export interface FileEditRequest {
   maxDiffChars?: number;
 }
 
-export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<Result<{ value: EditResult }>> {
+export async function runFileEdit(ctx: EditPorts, req: FileEditRequest): Promise<Result<{ value: EditResult }>> {
   const first = await ctx.resolvePath(req.path);
   if (!first.ok) return first;
   return ctx.withFiles([first.absPath], async () => {
@@ -82,7 +87,7 @@ export async function runFileEdit(ctx: Context, req: FileEditRequest): Promise<R
   });
 }
 
-async function snapshotComputeApply(ctx: Context, req: FileEditRequest, resolved: ResolvedPath): Promise<Result<{ value: EditResult }>> {
+async function snapshotComputeApply(ctx: EditPorts, req: FileEditRequest, resolved: ResolvedPath): Promise<Result<{ value: EditResult }>> {
   const snapshot = await ctx.snapshot(resolved);
   if (!snapshot.ok) return snapshot;
   const computed = await req.compute(snapshot);
@@ -104,7 +109,7 @@ async function snapshotComputeApply(ctx: Context, req: FileEditRequest, resolved
 }
 
 /** The most characters a command's result may have under the current maxFileSize (see core/edits/resultSize.ts). */
-export function maxResultChars(ctx: Context): number {
+export function maxResultChars(ctx: RequestPort): number {
   return resultCharLimit(ctx.settings.maxFileSize);
 }
 
@@ -113,7 +118,7 @@ export function maxResultChars(ctx: Context): number {
  * a new file) against maxFileSize. The computations refused anything longer in characters before
  * building it, so this text is at most a few times maxFileSize.
  */
-export function resultTooLarge(ctx: Context, command: string, snapshot: Snapshot, newText: string): Failure | undefined {
+export function resultTooLarge(ctx: RequestPort, command: string, snapshot: Snapshot, newText: string): Failure | undefined {
   const encoding = snapshot.disk?.encoding ?? 'utf-8';
   const bom = snapshot.disk?.bom ?? false;
   // A UTF-16 unit is at most 3 UTF-8 bytes: a text well under the limit needs no count.
@@ -132,7 +137,7 @@ const REPLACEMENTS: Noun = ['replacement', 'replacements'];
  * marks a preview: nothing changed, the store remembers it under that id.
  */
 export function editResult(
-  ctx: Context,
+  ctx: RequestPort,
   command: string,
   changes: readonly PlannedChange[],
   outcome: ApplyOutcome,

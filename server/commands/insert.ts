@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { computeInsert } from '../core/edits/insert.js';
 import { applyOptions, filePath, text, wholeNumber } from './args.js';
-import { missingFile, runFileEdit } from './fileEdit.js';
+import { missingFile, runFileEdit, type EditPorts } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 
@@ -32,7 +32,7 @@ export const insertCommand = defineCommand({
     params: ['path', 'insert_line', 'new_str', 'apply'],
     description: editToolText('Insert whole lines after a 1-based line (0 = at the start, the line count = at the end), without quoting existing text.'),
   },
-  run: (ctx, a) =>
+  run: (ctx: EditPorts, a) =>
     runFileEdit(ctx, {
       command: ID,
       path: a.path,

@@ -6,6 +6,8 @@ import { fail } from '../core/result.js';
 import { numberedSlice } from '../core/read/numberedLines.js';
 import { filePath, wholeNumber } from './args.js';
 import { defineCommand } from './registry.js';
+import type { FilesPort } from './ports/files.js';
+import type { RequestPort } from './ports/request.js';
 
 const ID = 'editls.readFile';
 /** Lines returned without a `limit`, and the longest line shown (characters), as in Claude Code's Read. */
@@ -34,7 +36,7 @@ export const readFileCommand = defineCommand({
       "Read a file as cat -n numbered lines (number, tab, line). Reads what the user sees: the editor's open buffer with unsaved changes when the file is open, else the disk. " +
       `Use it before editing; the numbers are not part of the file. Lines over ${READ_MAX_LINE_CHARS} characters are cut; use offset/limit for long files. Binary files are refused (binary_file).`,
   },
-  run: async (ctx, a) => {
+  run: async (ctx: FilesPort & RequestPort, a) => {
     const resolved = await ctx.resolvePath(a.file_path);
     if (!resolved.ok) return resolved;
     const snapshot = await ctx.snapshot(resolved);

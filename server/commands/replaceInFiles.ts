@@ -7,9 +7,11 @@ import { fail, type Result } from '../core/result.js';
 import { literalPrefilter, withPreservedCase } from '../core/edits/replaceInFiles.js';
 import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
 import { applyOptions, filePattern, flag, pathString, text, wholeNumber } from './args.js';
-import type { Context, PlannedChange } from './context.js';
-import type { ResolvedPath } from '../workspace/disk/paths.js';
-import { editResult, resultDiffs, type EditResult, type ResultDiff } from './fileEdit.js';
+import type { PlannedChange } from './ports/apply.js';
+import type { FilesPort, ResolvedPath } from './ports/files.js';
+import type { ProgressPort } from './ports/progress.js';
+import type { SearchPort } from './ports/search.js';
+import { editResult, resultDiffs, type EditPorts, type EditResult, type ResultDiff } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 
@@ -60,7 +62,7 @@ export const replaceInFilesCommand = defineCommand({
         `preserve_case keeps each match's case shape (foo/Foo/FOO -> bar/Bar/BAR). More changed files than max_files (${DEFAULT_MAX_FILES}) is too_large: narrow with path or file_pattern.`,
     ),
   },
-  run: async (ctx, a) => {
+  run: async (ctx: EditPorts & SearchPort & ProgressPort, a) => {
     const pattern = filePattern(a.file_pattern);
     if (!pattern.ok) return pattern;
     const glob = pattern.glob;
@@ -105,7 +107,7 @@ export const replaceInFilesCommand = defineCommand({
           let scanned = 0;
           let matches = 0;
           // Files are read a few ahead of the one being matched (reads wait on I/O, matching on the CPU).
-          const ahead: Promise<Awaited<ReturnType<Context['snapshot']>>>[] = [];
+          const ahead: Promise<Awaited<ReturnType<FilesPort['snapshot']>>>[] = [];
           let fetched = 0;
           for (const target of targets) {
             if (signal.aborted) return cancelled();
@@ -168,7 +170,7 @@ function cancelled() {
 }
 
 async function finish(
-  ctx: Context,
+  ctx: EditPorts,
   a: z.infer<typeof args>,
   where: string,
   changes: PlannedChange[],

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { computeReplaceRange } from '../core/edits/replaceRange.js';
 import { applyOptions, filePath, flag, text, wholeNumber } from './args.js';
-import { maxResultChars, missingFile } from './fileEdit.js';
+import { maxResultChars, missingFile, type EditPorts } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
@@ -47,7 +47,7 @@ export const replaceRangeCommand = defineCommand({
       'Replace the text between two positions (1-based lines, 1-based columns, end exclusive) after checking it still equals expectedText exactly; stale (with the actual text) when it does not.',
     ),
   },
-  run: async (ctx, a) => {
+  run: async (ctx: EditPorts, a) => {
     const apply = a.applyChanges === false ? 'preview' : (a.apply ?? 'auto');
     const result = await runFileEditAllowingNoChange(
       ctx,

@@ -10,7 +10,8 @@ import {
 } from '../core/edits/searchAndReplace.js';
 import { MAX_RESULT_CHARS_CAP } from '../core/edits/resultSize.js';
 import { applyOptions, filePath, flag, text, wholeNumber } from './args.js';
-import { maxResultChars, missingFile } from './fileEdit.js';
+import { maxResultChars, missingFile, type EditPorts } from './fileEdit.js';
+import type { SearchPort } from './ports/search.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 import { runFileEditAllowingNoChange } from './unchanged.js';
@@ -47,7 +48,7 @@ export const searchAndReplaceCommand = defineCommand({
         'Use it for renames within a file. A regex running too long is stopped (regex_timeout).',
     ),
   },
-  run: (ctx, a) => {
+  run: (ctx: EditPorts & Pick<SearchPort, 'scanRegex'>, a) => {
     let prepared: PreparedSearch | undefined;
     return runFileEditAllowingNoChange(
       ctx,

@@ -7,6 +7,9 @@ import { layoutText, structuredMatches } from '../core/search/layout.js';
 import { SETTINGS_DEFAULTS } from '../settings.js';
 import { filePattern, flag, pathString, type SchemaMeta } from './args.js';
 import { defineCommand } from './registry.js';
+import type { ProgressPort } from './ports/progress.js';
+import type { RequestPort } from './ports/request.js';
+import type { SearchPort } from './ports/search.js';
 
 /** A non-negative integer, also as a numeric string (agents stringify numbers too). */
 const count = (min: number, max: number) =>
@@ -43,7 +46,7 @@ export const searchFilesCommand = defineCommand({
     description:
       'Search file contents with a regex (ripgrep, Rust syntax: no look-around) under a folder, honouring .gitignore; open buffers are searched as the editor shows them. Returns matching lines with context, grouped per file.',
   },
-  run: async (ctx, a) => {
+  run: async (ctx: RequestPort & SearchPort & ProgressPort, a) => {
     const pattern = filePattern(a.file_pattern);
     if (!pattern.ok) return pattern;
     const glob = pattern.glob;

@@ -3,8 +3,7 @@
 import { z } from 'zod';
 import { computeStrReplace } from '../core/edits/strReplace.js';
 import { applyOptions, filePath, flag, text } from './args.js';
-import type { Context } from './context.js';
-import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
+import { maxResultChars, missingFile, runFileEdit, type EditPorts } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 
@@ -30,7 +29,7 @@ const args = z
 type Args = z.output<typeof args>;
 
 function run(id: string, forcePreview: boolean) {
-  return (ctx: Context, a: Args) =>
+  return (ctx: EditPorts, a: Args) =>
     runFileEdit(ctx, {
       command: id,
       path: a.path,

@@ -2,9 +2,8 @@
 // with an identical replacement): runFileEdit with a success result that applies nothing, writes
 // nothing, remembers no preview, has filesChanged 0 and still sends its one-line summary.
 import { fail, type Result } from '../core/result.js';
-import type { Snapshot } from './context.js';
-import type { Context } from './context.js';
-import { runFileEdit, type Computed, type EditResult, type FileEditRequest } from './fileEdit.js';
+import type { Snapshot } from './ports/files.js';
+import { runFileEdit, type Computed, type EditPorts, type EditResult, type FileEditRequest } from './fileEdit.js';
 
 /**
  * Like runFileEdit, but a computation with no edits ends (still under the file lock) in a success
@@ -12,7 +11,7 @@ import { runFileEdit, type Computed, type EditResult, type FileEditRequest } fro
  * replacement equals the matched text still count).
  */
 export async function runFileEditAllowingNoChange(
-  ctx: Context,
+  ctx: EditPorts,
   req: FileEditRequest,
   describe: (snapshot: Snapshot, computed: Computed) => string,
 ): Promise<Result<{ value: EditResult }>> {

@@ -6,8 +6,10 @@ import { z } from 'zod';
 import { fail, type Result } from '../core/result.js';
 import { applySpanEdits } from '../core/text/spanEdit.js';
 import { filePath } from './args.js';
-import type { Context, JournalEntry, JournalFile, PlannedChange } from './context.js';
-import { editResult, type EditResult } from './fileEdit.js';
+import type { PlannedChange } from './ports/apply.js';
+import type { FilesPort } from './ports/files.js';
+import type { JournalEntry, JournalFile } from './ports/review.js';
+import { editResult, type EditPorts, type EditResult } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 
 const ID = 'editls.undo';
@@ -31,7 +33,7 @@ export const undoCommand = defineCommand({
     description:
       'Undo the last editls change to a file (or, without path, the last editls command), restoring exactly what it replaced. Refused as stale when the file changed since (someone typed or saved): nothing is lost.',
   },
-  run: async (ctx, a) => {
+  run: async (ctx: EditPorts, a) => {
     let target: string | undefined;
     if (a.path !== undefined) {
       const resolved = await ctx.resolvePath(a.path);
@@ -58,10 +60,10 @@ function nothingLeft(path: string | undefined): Result<never> {
   return fail('no_change', path === undefined ? 'nothing to undo: editls has applied no change it still remembers' : `nothing to undo for ${path}: editls has applied no change to it that it still remembers`);
 }
 
-async function undoEntry(ctx: Context, entry: JournalEntry, files: readonly JournalFile[]): Promise<Result<{ value: EditResult }>> {
+async function undoEntry(ctx: EditPorts, entry: JournalEntry, files: readonly JournalFile[]): Promise<Result<{ value: EditResult }>> {
   // Every file is checked before anything changes: all of them revert, or none.
   const changes: PlannedChange[] = [];
-  const removals: { file: JournalFile; resolved: Extract<Awaited<ReturnType<Context['resolvePath']>>, { ok: true }> }[] = [];
+  const removals: { file: JournalFile; resolved: Extract<Awaited<ReturnType<FilesPort['resolvePath']>>, { ok: true }> }[] = [];
   for (const file of files) {
     const resolved = await ctx.resolvePath(file.absPath);
     if (!resolved.ok) return resolved;

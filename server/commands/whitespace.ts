@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { normalizeLineEndings, trimTrailingWhitespace, endingName } from '../core/edits/whitespace.js';
 import { applyOptions, filePath, wholeNumber } from './args.js';
-import { maxResultChars, missingFile, runFileEdit } from './fileEdit.js';
+import { maxResultChars, missingFile, runFileEdit, type EditPorts } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 
 const trimArgs = z
@@ -21,7 +21,7 @@ export const trimTrailingWhitespaceCommand = defineCommand({
   args: trimArgs,
   effect: 'edit',
   idempotent: true,
-  run: (ctx, a) =>
+  run: (ctx: EditPorts, a) =>
     runFileEdit(ctx, {
       command: 'editls.trimTrailingWhitespace',
       path: a.path,
@@ -47,7 +47,7 @@ export const normalizeLineEndingsCommand = defineCommand({
   args: normalizeArgs,
   effect: 'edit',
   idempotent: true,
-  run: (ctx, a) =>
+  run: (ctx: EditPorts, a) =>
     runFileEdit(ctx, {
       command: 'editls.normalizeLineEndings',
       path: a.path,

@@ -1,14 +1,7 @@
 // `$/progress` for long work: on the request's own workDoneToken when the client sent one, else on
 // a token editls creates (window/workDoneProgress/create) when the client supports it, optionally
 // only once the work has run for a while. window/workDoneProgress/cancel aborts the handle's signal.
-
-export interface ProgressHandle {
-  /** Aborted when the client cancels this progress (window/workDoneProgress/cancel). */
-  readonly signal: AbortSignal;
-  /** Throttled: at most one report per interval reaches the client, the latest wins. */
-  report(message: string, percentage?: number): void;
-  done(message?: string): void;
-}
+import type { ProgressHandle } from '../commands/ports/progress.js';
 
 export interface ProgressOptions {
   /** The client's workDoneToken from the request; progress then starts at once on it. */

@@ -1,7 +1,8 @@
 // A Context over real files in this process, with no editor (every change goes to disk): for tests
 // that must act at a precise point of a command's work (between two renames of a batch), which a
 // server in another process cannot offer. The same createContext, batch writer and journal as editls.
-import type { Context, PlannedChange } from '../../server/commands/context.js';
+import type { Context } from '../../server/commands/context.js';
+import type { PlannedChange } from '../../server/commands/ports/apply.js';
 import { clientTraits } from '../../server/protocol/clientTraits.js';
 import { SETTINGS_DEFAULTS } from '../../server/settings.js';
 import { createContext, type ServerState } from '../../server/workspace/context.js';

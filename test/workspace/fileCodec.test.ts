@@ -5,7 +5,8 @@ import { chmod, mkdir, mkdtemp, open, rm, truncate, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeText, encodeText, readTextFile, readWhole, type FileEncoding } from '../../server/workspace/disk/fileCodec.js';
+import { decodeText, encodeText, readTextFile, readWhole } from '../../server/workspace/disk/fileCodec.js';
+import type { FileEncoding } from '../../server/commands/ports/files.js';
 
 const MiB = 1024 * 1024;
 let dir: string;

@@ -3,7 +3,7 @@
 // and what does not (opening the file with the same text).
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver';
-import type { PlannedChange } from '../../server/commands/context.js';
+import type { PlannedChange } from '../../server/commands/ports/apply.js';
 import { Previews } from '../../server/workspace/editor/previews.js';
 import { MAX_PREVIEW_DIAGNOSTICS } from '../../server/protocol/previewProto.js';
 import type { PositionEncoding } from '../../server/core/text/positions.js';

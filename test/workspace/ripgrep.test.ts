@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { compileGlob } from '../../server/core/search/glob.js';
 import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
 import { ripgrepPath, runRipgrep } from '../../server/workspace/search/ripgrep.js';
-import { searchFiles, type SearchRequest } from '../../server/workspace/search/ripgrepSearch.js';
+import { searchFiles } from '../../server/workspace/search/ripgrepSearch.js';
+import type { SearchRequest } from '../../server/commands/ports/search.js';
 import type { OpenDocument } from '../../server/workspace/editor/openDocuments.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 

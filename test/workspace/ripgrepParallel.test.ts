@@ -11,7 +11,8 @@ import { decodeBytesLine, stripTerminator } from '../../server/core/search/lineT
 import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
 import { ripgrepPath } from '../../server/workspace/search/ripgrep.js';
 import { dataBytes, parseRgMessage } from '../../server/workspace/search/ripgrepSchema.js';
-import { searchFiles, type SearchRequest } from '../../server/workspace/search/ripgrepSearch.js';
+import { searchFiles } from '../../server/workspace/search/ripgrepSearch.js';
+import type { SearchRequest } from '../../server/commands/ports/search.js';
 import type { OpenDocument } from '../../server/workspace/editor/openDocuments.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 

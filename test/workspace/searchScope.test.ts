@@ -4,8 +4,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { renameSync, symlinkSync } from 'node:fs';
 import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
-import { searchFiles, type SearchRequest } from '../../server/workspace/search/ripgrepSearch.js';
-import type { ResolvedPath } from '../../server/workspace/disk/paths.js';
+import { searchFiles } from '../../server/workspace/search/ripgrepSearch.js';
+import type { SearchRequest } from '../../server/commands/ports/search.js';
+import type { ResolvedPath } from '../../server/commands/ports/files.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const workspaces: TempWorkspace[] = [];

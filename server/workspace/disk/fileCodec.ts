@@ -9,22 +9,7 @@ import { fail, type Failure, type Result } from '../../core/result.js';
 import { openedAt } from './pinnedFolder.js';
 import { breathe } from '../timeSlice.js';
 import { errnoCode } from '../../core/errno.js';
-
-export type FileEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
-
-export interface DiskText {
-  /** BOM-less text, line endings untouched. */
-  text: string;
-  encoding: FileEncoding;
-  bom: boolean;
-  /** Permission bits (mode & 0o7777). */
-  mode: number;
-  /** Size in bytes of what was read. */
-  size: number;
-  mtimeMs: number;
-  /** fileStamp of the file read (device, inode, size, mtime, ctime), checked again before it is replaced. */
-  stamp: string;
-}
+import type { DiskText, FileEncoding } from '../../commands/ports/files.js';
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const UTF16LE_BOM = Buffer.from([0xff, 0xfe]);

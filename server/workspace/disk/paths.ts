@@ -8,21 +8,7 @@ import { fail, type Result } from '../../core/result.js';
 import { folderChange, folderChangedMessage } from './folders.js';
 import { errnoCode } from '../../core/errno.js';
 import { isAtOrInside, isInside } from '../../core/containment.js';
-
-export interface ResolvedPath {
-  /** Absolute, symlinks resolved (for a missing file: its nearest existing ancestor, resolved, plus the rest). */
-  absPath: string;
-  /** file:// URI of absPath. */
-  uri: string;
-  /** Relative to the first workspace folder, '/'-separated (starts with ../ for a file in another folder). */
-  relPath: string;
-  /** A regular file exists at absPath. */
-  exists: boolean;
-  /** The (realpath'd) workspace folder that contains absPath; the innermost one when folders nest. */
-  folder: string;
-  /** A folder rather than a file (only with `{ directories: true }`, e.g. a searchFiles scope). */
-  directory?: boolean;
-}
+import type { ResolvedPath } from '../../commands/ports/files.js';
 
 /** A URI scheme of two or more characters, so that a Windows drive letter (`C:`) is not taken for one. */
 const URI_SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]+):/;

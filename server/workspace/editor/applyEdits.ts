@@ -8,7 +8,7 @@ import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageser
 import { fail, type Failure, type Result } from '../../core/result.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
-import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../../commands/context.js';
+import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../../commands/ports/apply.js';
 import type { ClientTraits } from '../../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../../protocol/toProto.js';
 import type { Settings } from '../../settings.js';

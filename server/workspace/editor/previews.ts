@@ -2,7 +2,8 @@
 // they touch changes (or editls writes one of their files). It publishes hint diagnostics on the
 // ranges each live preview would change, and clears them when the preview goes.
 import type { Diagnostic } from 'vscode-languageserver';
-import type { PlannedChange, PreviewEnd, PreviewRecord, PreviewStore } from '../../commands/context.js';
+import type { PlannedChange } from '../../commands/ports/apply.js';
+import type { PreviewEnd, PreviewRecord, PreviewStore } from '../../commands/ports/review.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
 import { previewDiagnostics } from '../../protocol/previewProto.js';
 import { realpathOrSelf, uriToPath } from '../disk/paths.js';

@@ -2,7 +2,7 @@
 // where every file and every edit can be unticked before Apply; the editor then answers "applied"
 // for whatever part it applied. This reads each file back from the editor's didOpen / didChange and
 // tells, per planned change: applied whole, applied in part (which edits), or left out.
-import type { PlannedChange } from '../../commands/context.js';
+import type { PlannedChange } from '../../commands/ports/apply.js';
 import { appliedSubset } from '../../core/edits/editSubset.js';
 import type { OpenDocuments } from './openDocuments.js';
 

@@ -5,7 +5,7 @@
 // together); nothing of the file's text is kept beyond the replaced spans.
 import { createHash } from 'node:crypto';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
-import type { JournalEntry, JournalFile, UndoJournalView } from '../../commands/context.js';
+import type { JournalEntry, JournalFile, UndoJournalView } from '../../commands/ports/review.js';
 
 /** An entry and whose command it was. */
 interface OwnedEntry extends JournalEntry {

@@ -9,17 +9,10 @@ import type { LiteralPrefilter } from '../../core/edits/replaceInFiles.js';
 import type { CompiledGlob } from '../../core/search/glob.js';
 import { comparePaths } from '../../core/search/pathOrder.js';
 import type { OpenDocuments } from '../editor/openDocuments.js';
-import { realpathOrSelf, uriToPath, type ResolvedPath } from '../disk/paths.js';
+import { realpathOrSelf, uriToPath } from '../disk/paths.js';
 import { runRipgrep, RipgrepUnavailable } from './ripgrep.js';
 import { baseFlags, listEligible, typeFlags } from './ripgrepSearch.js';
-
-export interface CandidateRequest {
-  scope: ResolvedPath;
-  glob?: CompiledGlob;
-  respectIgnore: boolean;
-  prefilter?: LiteralPrefilter;
-  signal: AbortSignal;
-}
+import type { CandidateRequest } from '../../commands/ports/search.js';
 
 export interface CandidateDeps {
   documents: Pick<OpenDocuments, 'all'>;

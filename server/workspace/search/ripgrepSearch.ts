@@ -21,42 +21,13 @@ import { makeBufferCopies } from './bufferCopies.js';
 import { eachLimited } from '../limited.js';
 import { readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from '../editor/openDocuments.js';
-import { fileUri, realpathOrSelf, slashedRelative, uriToPath, type ResolvedPath } from '../disk/paths.js';
+import { fileUri, realpathOrSelf, slashedRelative, uriToPath } from '../disk/paths.js';
 import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
 import { fileContextAround, type Hit, type NotRead } from './searchContext.js';
 import { isInside } from '../../core/containment.js';
-
-export interface SearchRequest {
-  /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
-  scope: ResolvedPath;
-  /** Rust regex syntax, as ripgrep takes it. */
-  regex: string;
-  glob?: CompiledGlob;
-  respectIgnore: boolean;
-  contextLines: number;
-  maxResults: number;
-  signal: AbortSignal;
-  /** Called after every file with hits (for $/progress). */
-  onProgress?: (matchingLines: number, files: number) => void;
-}
-
-export interface SearchOutcome {
-  files: FileHits[];
-  matchCount: number;
-  truncated: boolean;
-  /** Things the user should know (ripgrep warnings such as unreadable folders). */
-  notes: string[];
-  /** ripgrep was stopped once the cap was passed, before it finished the walk. */
-  stoppedEarly: boolean;
-  /**
-   * How ripgrep walked the scope: `parallel` (its default, unordered: the files are sorted here),
-   * `files` when some files' context lines could not be read here and ripgrep searched them again
-   * by name with --context, then `sorted` (`--sort path`, one thread) only when the parallel walk
-   * found more than maxResults lines.
-   */
-  walks: ('parallel' | 'files' | 'sorted')[];
-}
+import type { SearchOutcome, SearchRequest } from '../../commands/ports/search.js';
+import type { ResolvedPath } from '../../commands/ports/files.js';
 
 export interface SearchDeps {
   /** Workspace folders (realpath'd); results are relative to the first. */

@@ -11,7 +11,7 @@ import { columnIn, type PositionEncoding } from '../../core/text/positions.js';
 import { decodeText, readRegularFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from '../editor/openDocuments.js';
 import { fileUri, realpathOrSelf, uriToPath } from '../disk/paths.js';
-import type { ProgressHandle } from '../progress.js';
+import type { ProgressHandle } from '../../commands/ports/progress.js';
 import { HeadingReader } from '../search/rgHeading.js';
 import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from '../search/ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from '../search/ripgrepFile.js';

@@ -1,0 +1,59 @@
+// The search port: a searchFiles scope resolved, ripgrep run over it (open buffers searched as the
+// editor holds them), replaceInFiles' candidate files, and regex scans run off the main thread.
+// Implemented by server/workspace/search/ (ripgrepSearch.ts, replaceCandidates.ts, regexRunner.ts).
+import type { Result } from '../../core/result.js';
+import type { ScanJob, ScanReply } from '../../core/edits/regexScan.js';
+import type { LiteralPrefilter } from '../../core/edits/replaceInFiles.js';
+import type { FileHits } from '../../core/search/collect.js';
+import type { CompiledGlob } from '../../core/search/glob.js';
+import type { ResolvedPath } from './files.js';
+
+export interface SearchRequest {
+  /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
+  scope: ResolvedPath;
+  /** Rust regex syntax, as ripgrep takes it. */
+  regex: string;
+  glob?: CompiledGlob;
+  respectIgnore: boolean;
+  contextLines: number;
+  maxResults: number;
+  signal: AbortSignal;
+  /** Called after every file with hits (for $/progress). */
+  onProgress?: (matchingLines: number, files: number) => void;
+}
+
+export interface SearchOutcome {
+  files: FileHits[];
+  matchCount: number;
+  truncated: boolean;
+  /** Things the user should know (ripgrep warnings such as unreadable folders). */
+  notes: string[];
+  /** ripgrep was stopped once the cap was passed, before it finished the walk. */
+  stoppedEarly: boolean;
+  /**
+   * How ripgrep walked the scope: `parallel` (its default, unordered: the files are sorted here),
+   * `files` when some files' context lines could not be read here and ripgrep searched them again
+   * by name with --context, then `sorted` (`--sort path`, one thread) only when the parallel walk
+   * found more than maxResults lines.
+   */
+  walks: ('parallel' | 'files' | 'sorted')[];
+}
+
+export interface CandidateRequest {
+  scope: ResolvedPath;
+  glob?: CompiledGlob;
+  respectIgnore: boolean;
+  prefilter?: LiteralPrefilter;
+  signal: AbortSignal;
+}
+
+export interface SearchPort {
+  /** Like resolvePath, but a folder (the workspace folder itself too, as ".") is allowed: a searchFiles scope. */
+  resolveSearchScope(input: string): Promise<Result<ResolvedPath>>;
+  /** Runs ripgrep over the scope; open buffers are searched instead of their disk copies. */
+  searchFiles(request: SearchRequest): Promise<Result<SearchOutcome>>;
+  /** editls.replaceInFiles' files: what ripgrep would search under the scope (narrowed by an exact literal), plus open buffers there, in path order. */
+  listReplaceCandidates(request: CandidateRequest): Promise<Result<{ files: string[]; notes: string[] }>>;
+  /** Runs a regex scan off the main thread, stopped after `regexTimeoutMs` (problem "timeout") or on cancellation. */
+  scanRegex(job: ScanJob): Promise<ScanReply>;
+}

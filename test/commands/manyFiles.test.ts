@@ -1,0 +1,215 @@
+// The commands that reach more than one file or the search port (replaceInFiles, searchFiles,
+// readFile, undo, discardPreview, workspace/symbol, code actions) against in-memory ports: what they
+// ask the ports for, what they leave in the files, and what they answer.
+import { describe, expect, it } from 'vitest';
+import { findCommand } from '../../server/commands/index.js';
+import { codeActionOffers } from '../../server/commands/codeActions.js';
+import { workspaceSymbol } from '../../server/handlers/workspaceSymbol.js';
+import { applyPort, filesPort, MemoryWorkspace, only, progressPort, requestPort, reviewPort, searchPort, symbolsPort } from './memoryPorts.js';
+
+function editPorts(ws: MemoryWorkspace, requester = 'editor', review = reviewPort(requester)) {
+  return { ...requestPort(ws), ...filesPort(ws, review), ...applyPort(ws, { journal: review.undoJournal, requester }), journal: review.journal, previews: review.previews };
+}
+
+describe('replaceInFiles over in-memory ports', () => {
+  const replaceInFiles = findCommand('editls.replaceInFiles')!;
+  const ports = (ws: MemoryWorkspace) => ({ ...editPorts(ws), ...searchPort(ws), ...progressPort() });
+
+  it('replaces in every candidate, the open buffer as the user sees it, in one apply', async () => {
+    const ws = new MemoryWorkspace({ 'a.ts': 'oldName();\n', 'b/c.ts': 'x = oldName + OldName;\r\n', 'd.md': 'nothing here\n', 'e.ts': 'disk oldName\n' });
+    ws.open('e.ts', 'buffer: oldName, oldName\n');
+    const p = ports(ws);
+    const result = await replaceInFiles.execute(only(p), { search: 'oldName', replace: 'newName' });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    expect(ws.text('a.ts')).toBe('newName();\n');
+    expect(ws.text('b/c.ts')).toBe('x = newName + OldName;\r\n');
+    expect(ws.text('d.md')).toBe('nothing here\n');
+    expect(ws.text('e.ts')).toBe('buffer: newName, newName\n');
+    expect(ws.disk.get('e.ts')).toBe('disk oldName\n');
+    expect(ws.applied).toHaveLength(1);
+    expect(ws.applied[0]!.changes.map((c) => c.snapshot.resolved.relPath)).toEqual(['a.ts', 'b/c.ts', 'e.ts']);
+    // The exact literal narrows ripgrep's list; the scope is the whole folder.
+    expect(p.candidateRequests).toHaveLength(1);
+    expect(p.candidateRequests[0]!.scope.relPath).toBe('.');
+    expect(p.candidateRequests[0]!.prefilter).toBeDefined();
+    expect((result as { value: { replacements: number; filesChanged: number } }).value).toMatchObject({ replacements: 4, filesChanged: 3 });
+  });
+
+  it('preserve_case with a regex, run as a scan', async () => {
+    const ws = new MemoryWorkspace({ 'a.ts': 'foo Foo FOO fooBar\n' });
+    const result = await replaceInFiles.execute(only(ports(ws)), { search: '\\bfoo\\b', replace: 'bar', use_regex: true, ignore_case: true, preserve_case: true });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    expect(ws.text('a.ts')).toBe('bar Bar BAR fooBar\n');
+  });
+
+  it('more changed files than max_files: too_large, nothing applied', async () => {
+    const ws = new MemoryWorkspace({ 'a': 'x', 'b': 'x', 'c': 'x' });
+    const result = await replaceInFiles.execute(only(ports(ws)), { search: 'x', replace: 'y', max_files: 2 });
+    expect(result.ok ? '' : result.kind).toBe('too_large');
+    expect(ws.applied).toEqual([]);
+    expect([...ws.disk.values()]).toEqual(['x', 'x', 'x']);
+  });
+
+  it('one file changed after it was read: the whole command is refused, no file changes', async () => {
+    const ws = new MemoryWorkspace({ 'a': 'x1', 'b': 'x2' });
+    const p = ports(ws);
+    const snapshot = p.snapshot;
+    p.snapshot = async (at) => {
+      const s = await snapshot(at);
+      if (at.relPath === 'b') ws.disk.set('a', 'x1 edited by someone else');
+      return s;
+    };
+    const result = await replaceInFiles.execute(only(p), { search: 'x', replace: 'y' });
+    expect(result.ok ? '' : result.kind).toBe('stale');
+    expect(ws.disk.get('a')).toBe('x1 edited by someone else');
+    expect(ws.disk.get('b')).toBe('x2');
+  });
+
+  it('a bad regex is refused before any file is listed', async () => {
+    const ws = new MemoryWorkspace({ a: 'x' });
+    const p = ports(ws);
+    const result = await replaceInFiles.execute(only(p), { search: '(', replace: 'y', use_regex: true });
+    expect(result.ok ? '' : result.kind).toBe('invalid_regex');
+    expect(p.candidateRequests).toEqual([]);
+  });
+});
+
+describe('searchFiles over in-memory ports', () => {
+  const searchFiles = findCommand('editls.searchFiles')!;
+
+  it('asks ripgrep with the arguments and settings, and lays out its hits with UTF-16 columns', async () => {
+    const ws = new MemoryWorkspace({ 'src/a.ts': '' });
+    const search = searchPort(ws, {
+      search: () => ({
+        ok: true,
+        files: [{ path: 'src/a.ts', uri: 'file:///ws/src/a.ts', lines: [{ line: 3, text: '😀 const needle = 1;', match: true, submatches: [{ start: 9, end: 15 }] }] }],
+        matchCount: 1,
+        truncated: false,
+        notes: ['a folder could not be read'],
+        stoppedEarly: false,
+        walks: ['parallel'],
+      }),
+    });
+    const p = { ...requestPort(ws, { maxResults: 50 }), ...search, ...progressPort() };
+    const result = await searchFiles.execute(only(p), { path: 'src', regex: 'needle', file_pattern: '*.ts', context_lines: 2 });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    expect(search.searches).toHaveLength(1);
+    const req = search.searches[0]!;
+    expect({ scope: req.scope.relPath, directory: req.scope.directory, regex: req.regex, glob: req.glob?.source, contextLines: req.contextLines, maxResults: req.maxResults, respectIgnore: req.respectIgnore }).toEqual({
+      scope: 'src',
+      directory: true,
+      regex: 'needle',
+      glob: '*.ts',
+      contextLines: 2,
+      maxResults: 50,
+      respectIgnore: true,
+    });
+    const value = (result as { value: { text: string; count: number; notes: string[]; matches: { line: number; range: object }[] } }).value;
+    expect(value.count).toBe(1);
+    expect(value.notes).toEqual(['a folder could not be read']);
+    expect(value.text).toContain('src/a.ts');
+    expect(value.text).toContain('😀 const needle = 1;');
+    // 😀 is two UTF-16 units: the match starts at character 9 (0-based), as the client counts.
+    expect(value.matches[0]).toMatchObject({ line: 3, range: { start: { line: 2, character: 9 }, end: { line: 2, character: 15 } } });
+  });
+
+  it('a scope that does not exist is file_not_found, and ripgrep is never asked', async () => {
+    const ws = new MemoryWorkspace({ 'a.ts': '' });
+    const search = searchPort(ws);
+    const resolveSearchScope = search.resolveSearchScope;
+    search.resolveSearchScope = async (input) => {
+      const r = await resolveSearchScope(input);
+      return r.ok ? { ...r, exists: false } : r;
+    };
+    const result = await searchFiles.execute(only({ ...requestPort(ws), ...search, ...progressPort() }), { path: 'missing', regex: 'x' });
+    expect(result.ok ? '' : result.kind).toBe('file_not_found');
+    expect(search.searches).toEqual([]);
+  });
+});
+
+describe('readFile over in-memory ports', () => {
+  it('reads the open buffer, numbered, a page at a time', async () => {
+    const ws = new MemoryWorkspace({ 'a.txt': 'disk\n' });
+    ws.open('a.txt', 'one\r\ntwo\r\nthree');
+    const result = await findCommand('editls.readFile')!.execute(only({ ...requestPort(ws), ...filesPort(ws) }), { file_path: 'a.txt', offset: 2, limit: 1 });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    expect((result as { value: object }).value).toMatchObject({ source: 'editor', content: '     2\ttwo', startLine: 2, endLine: 2, totalLines: 3, more: true });
+  });
+
+  it('a command reaching a port its test did not give fails at once (readFile logs through the request port)', async () => {
+    const ws = new MemoryWorkspace({ 'a.txt': 'x\n' });
+    await expect(findCommand('editls.readFile')!.execute(only(filesPort(ws)), { file_path: 'a.txt' })).rejects.toThrow(/ctx\.log/);
+  });
+});
+
+describe('undo over in-memory ports', () => {
+  it("reverts the requester's own last change only", async () => {
+    const ws = new MemoryWorkspace({ 'a.txt': 'one\n' });
+    const review = reviewPort('editor');
+    const user = { ...editPorts(ws, 'editor', review) };
+    const agentReview = { ...review, journal: review.undoJournal.viewFor('agent:1') };
+    const agent = { ...editPorts(ws, 'agent:1', agentReview as typeof review) };
+    const edit = findCommand('editls.edit')!;
+    expect((await edit.execute(only(user), { file_path: 'a.txt', old_string: 'one', new_string: 'two' })).ok).toBe(true);
+    expect((await edit.execute(only(agent), { file_path: 'a.txt', old_string: 'two', new_string: 'three' })).ok).toBe(true);
+    const undo = findCommand('editls.undo')!;
+    const byAgent = await undo.execute(only(agent), {});
+    expect(byAgent.ok, JSON.stringify(byAgent)).toBe(true);
+    expect(ws.text('a.txt')).toBe('two\n');
+    const again = await undo.execute(only(agent), {});
+    expect(again.ok).toBe(false);
+    expect(ws.text('a.txt')).toBe('two\n');
+    expect((await undo.execute(only(user), {})).ok).toBe(true);
+    expect(ws.text('a.txt')).toBe('one\n');
+  });
+
+  it('a file changed since editls edited it is not undone', async () => {
+    const ws = new MemoryWorkspace({ 'a.txt': 'one\n' });
+    const p = editPorts(ws);
+    await findCommand('editls.edit')!.execute(only(p), { file_path: 'a.txt', old_string: 'one', new_string: 'two' });
+    ws.disk.set('a.txt', 'two, then someone typed\n');
+    const result = await findCommand('editls.undo')!.execute(only(p), { path: 'a.txt' });
+    expect(result.ok ? '' : result.kind).toBe('stale');
+    expect(ws.text('a.txt')).toBe('two, then someone typed\n');
+  });
+});
+
+describe('previews and code actions over in-memory ports', () => {
+  it('discardPreview forgets a preview: applying it afterwards finds nothing', async () => {
+    const ws = new MemoryWorkspace({ 'a.txt': 'alpha\n' });
+    const p = editPorts(ws);
+    const proposed = await findCommand('editls.proposeStrReplace')!.execute(only(p), { path: 'a.txt', replacements: [{ old: 'alpha', new: 'beta' }] });
+    const id = (proposed as { value: { previewId: string } }).value.previewId;
+    expect(p.previews.get(id)).toBeDefined();
+    const discarded = await findCommand('editls.discardPreview')!.execute(only({ ...requestPort(ws), resolvePath: p.resolvePath, previews: p.previews, journal: p.journal }), { id });
+    expect(discarded.ok, JSON.stringify(discarded)).toBe(true);
+    expect(p.previews.get(id)).toBeUndefined();
+    const applied = await findCommand('editls.applyPreview')!.execute(only(p), { id });
+    expect(applied.ok).toBe(false);
+    expect(ws.text('a.txt')).toBe('alpha\n');
+  });
+
+  it('offers the pending preview, trailing whitespace and mixed endings of the file', async () => {
+    const ws = new MemoryWorkspace({ 'a.txt': 'one  \r\ntwo\n' });
+    const p = editPorts(ws);
+    await findCommand('editls.proposeStrReplace')!.execute(only(p), { path: 'a.txt', replacements: [{ old: 'two', new: 'TWO' }] });
+    const offers = await codeActionOffers(only({ resolvePath: p.resolvePath, snapshot: p.snapshot, withFiles: p.withFiles, removeCreatedFile: p.removeCreatedFile, previews: p.previews, journal: p.journal, carriageReturns: p.carriageReturns }), 'file:///ws/a.txt', undefined, undefined);
+    const titles = offers.map((o) => o.title).join('\n');
+    expect(offers.length).toBeGreaterThanOrEqual(3);
+    expect(titles).toMatch(/preview/i);
+    expect(titles).toMatch(/trailing whitespace/i);
+    expect(titles).toMatch(/line endings/i);
+  });
+});
+
+describe('workspace/symbol over an in-memory symbols port', () => {
+  it('asks the index with the query and answers SymbolInformation', async () => {
+    const symbols = symbolsPort([
+      { name: 'parseConfig', kind: 'function', uri: 'file:///ws/a.ts', line: 4, character: 9, endCharacter: 20 },
+      { name: 'Other', kind: 'class', uri: 'file:///ws/b.ts', line: 0, character: 6, endCharacter: 11 },
+    ]);
+    const answer = await workspaceSymbol(only(symbols), { query: 'parse' });
+    expect(symbols.queries).toEqual(['parse']);
+    expect(answer).toEqual([{ name: 'parseConfig', kind: 12, location: { uri: 'file:///ws/a.ts', range: { start: { line: 4, character: 9 }, end: { line: 4, character: 20 } } } }]);
+  });
+});
