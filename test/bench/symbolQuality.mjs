@@ -391,7 +391,7 @@ function swiftDeclarations(text) {
 /** The extractor bundled from the TypeScript sources (esbuild, a dev dependency). */
 async function loadExtractor(tmp) {
   const entry = path.join(tmp, 'entry.ts');
-  writeFileSync(entry, `export { extractSymbols } from ${JSON.stringify(path.join(ROOT, 'server/core/symbols/extract.ts'))};\nexport { languageOf } from ${JSON.stringify(path.join(ROOT, 'server/core/symbols/languages.ts'))};\n`);
+  writeFileSync(entry, `export { FileExtractor, scanText } from ${JSON.stringify(path.join(ROOT, 'server/core/symbols/extract.ts'))};\nexport { languageOf } from ${JSON.stringify(path.join(ROOT, 'server/core/symbols/languages.ts'))};\n`);
   const out = path.join(tmp, 'extract.mjs');
   buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'error' });
   return import(pathToFileURL(out).href);
@@ -441,7 +441,9 @@ export async function runSymbolQuality({ print = true } = {}) {
   const results = [];
   const log = (s) => print && console.log(s);
   try {
-    const { extractSymbols, languageOf } = await loadExtractor(tmp);
+    const { FileExtractor, scanText, languageOf } = await loadExtractor(tmp);
+    // Every definition in a whole file, as the index extracts them line by line.
+    const extractSymbols = (lang, text) => scanText(new FileExtractor(lang), text).symbols;
     for (const corpus of corpora(tmp)) {
       const { tags, ms: ctagsMs } = corpus.reference ? referenceTags(corpus) : runCtags(corpus, tmp);
       const lines = new Map();
@@ -610,7 +612,9 @@ export async function runRustQueries({ print = true } = {}) {
 async function countSymbols(root) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'editls-symq-'));
   try {
-    const { extractSymbols, languageOf } = await loadExtractor(tmp);
+    const { FileExtractor, scanText, languageOf } = await loadExtractor(tmp);
+    // Every definition in a whole file, as the index extracts them line by line.
+    const extractSymbols = (lang, text) => scanText(new FileExtractor(lang), text).symbols;
     let n = 0;
     for (const file of walk(root, (f) => f.endsWith('.rs'))) n += extractSymbols(languageOf(file), readFileSync(file, 'utf8')).length;
     return n;

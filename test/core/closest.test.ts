@@ -1,7 +1,8 @@
 // findClosest and the bit-parallel Levenshtein behind it: checked against a textbook DP and on small and large files.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { findCandidates, findClosest, levenshtein, levenshteinRatio } from '../../server/core/edits/closest.js';
+import { findCandidates, levenshtein, levenshteinRatio } from '../../server/core/edits/closest.js';
+import { findClosest } from './support.js';
 import { closestHint } from '../../server/core/edits/matching.js';
 
 function naiveLevenshtein(a: string, b: string): number {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { boundedDiff, cutDiff } from '../../server/core/edits/diffCut.js';
 import { unifiedDiff } from '../../server/core/edits/unifiedDiff.js';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
-import { computeSearchAndReplace } from '../../server/core/edits/searchAndReplace.js';
+import { computeSearchAndReplace } from './support.js';
 
 const NOTICE = /\[diff truncated: [^\n]*raise maxDiffChars \(0 = unlimited\) to see all\]\n$/;
 

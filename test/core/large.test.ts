@@ -6,7 +6,7 @@ import { unifiedDiff } from '../../server/core/edits/unifiedDiff.js';
 import { EditSequence } from '../../server/core/text/editSequence.js';
 import { LineIndex } from '../../server/core/text/positions.js';
 import { applySpanEdits } from '../../server/core/text/spanEdit.js';
-import { findClosest } from '../../server/core/edits/closest.js';
+import { findClosest } from './support.js';
 
 /** About 10 MB, 200k lines, CRLF. */
 function bigFile(): string {

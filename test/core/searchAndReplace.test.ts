@@ -2,7 +2,6 @@
 // Unicode and big lines; line scopes and their anchors; every failure kind the computation returns.
 import { describe, expect, it } from 'vitest';
 import {
-  computeSearchAndReplace,
   finishSearchAndReplace,
   noMatchMessage,
   prepareSearchAndReplace,
@@ -10,7 +9,7 @@ import {
   type SearchAndReplaceArgs,
 } from '../../server/core/edits/searchAndReplace.js';
 import { scanRegex } from '../../server/core/edits/regexScan.js';
-import { expectApplied, expectFailure } from './support.js';
+import { computeSearchAndReplace, expectApplied, expectFailure } from './support.js';
 
 const FILE = 'src/c.ts';
 const FAMILY = '👨‍👩‍👧'; // ZWJ sequence: 8 UTF-16 units

@@ -3,7 +3,8 @@
 // reproduce it, and the BOM survives; literal mode equals split/join.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { computeSearchAndReplace, rewriteCrlfEscapes } from '../../server/core/edits/searchAndReplace.js';
+import { rewriteCrlfEscapes } from '../../server/core/edits/searchAndReplace.js';
+import { computeSearchAndReplace } from './support.js';
 import { NormalizedText, normalizeEol } from '../../server/core/text/normalizedText.js';
 import { applySpanEdits } from '../../server/core/text/spanEdit.js';
 

@@ -6,9 +6,10 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractSymbols, FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
+import { FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
+import { extractSymbols, rankOf } from './support.js';
 import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_BRANCHES, PREFILTER_BRANCHES_RG, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
-import { charMask, makeQuery, matchTier, matchTierIn, rankOf, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
+import { charMask, makeQuery, matchTier, matchTierIn, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
 import type { SymbolKindName } from '../../server/core/symbols/types.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/symbols');

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { literalPrefilter } from '../../server/core/edits/replaceInFiles.js';
-import { computeSearchAndReplace } from '../../server/core/edits/searchAndReplace.js';
+import { computeSearchAndReplace } from '../core/support.js';
 import { listReplaceCandidates } from '../../server/workspace/search/replaceCandidates.js';
 import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';

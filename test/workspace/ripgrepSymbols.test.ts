@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { extractSymbols } from '../../server/core/symbols/extract.js';
+import { extractSymbols } from '../core/support.js';
 import { languageOf } from '../../server/core/symbols/languages.js';
 import type { PositionEncoding } from '../../server/core/text/positions.js';
 import type { OpenDocument } from '../../server/workspace/editor/openDocuments.js';

@@ -20,11 +20,6 @@ const MIN_DICE_VOTE = 0.5;
 /** Most candidates listed in `data.candidates`. */
 export const MAX_CANDIDATES = 3;
 
-/** Returns the region most similar to `needle` (similarity >= 0.5), or undefined. Both texts use \n breaks. */
-export function findClosest(normalizedText: string, needle: string): ClosestCandidate | undefined {
-  return findCandidates(normalizedText, needle)[0];
-}
-
 /**
  * The regions most similar to `needle` (similarity >= 0.5): at most three, best first, equally close
  * ones all kept (up to three), no two overlapping. Both texts use \n breaks.

@@ -182,13 +182,6 @@ export function finishSearchAndReplace(prepared: PreparedSearch, reply: ScanRepl
   return { ok: true, newText: newOriginal, edits, replacements: reply.count, ...lines };
 }
 
-/** Prepare, scan and finish on this thread (no deadline: for literal searches and tests). */
-export function computeSearchAndReplace(text: string, args: SearchAndReplaceArgs, file: string): Result<SearchAndReplaceComputed> {
-  const prepared = prepareSearchAndReplace(text, args, file);
-  if (!prepared.ok) return prepared;
-  return finishSearchAndReplace(prepared.prepared, scanHere(prepared.prepared));
-}
-
 /** The one-line message for a search with no match. */
 export function noMatchMessage(command: string, prepared: PreparedSearch): string {
   const where = prepared.lines ? ` (lines ${prepared.lines.startLine}-${prepared.lines.endLine})` : '';

@@ -22,18 +22,6 @@ export function comparePaths(a: string, b: string): number {
 
 const SLASH = 0x2f;
 
-/** Code point order (= UTF-8 byte order); plain `<` on strings compares UTF-16 units, which differs for astral characters. */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    return compareUnits(x, y);
-  }
-  return a.length - b.length;
-}
-
 /** Two different UTF-16 units in code point order: a surrogate stands for a code point above U+FFFF, so it sorts after every other BMP unit. */
 function compareUnits(x: number, y: number): number {
   const xs = x >= 0xd800 && x <= 0xdfff;

@@ -293,11 +293,6 @@ export class FileExtractor {
   }
 }
 
-/** All definitions in a whole text (an open buffer, a saved file). */
-export function extractSymbols(language: Language, text: string): SymbolDef[] {
-  return scanText(new FileExtractor(language), text).symbols;
-}
-
 /** Feeds every line of `text` (line breaks \n or \r\n) to the extractor. */
 export function scanText(extractor: FileExtractor, text: string): FileExtractor {
   let line = 0;

@@ -194,10 +194,6 @@ export function rankKeyIn(q: Query, names: string, start: number, end: number, t
   return ((tier * 2 + caseMiss) * 4096 + Math.min(end - start, 4095)) * 4 + KIND_RANK[kind];
 }
 
-export function rankOf<T>(item: T, q: Query, name: string, tier: number, kind: SymbolKindName, order: number, line: number): Ranked<T> {
-  return { item, key: rankKey(q, name, tier, kind), order, line };
-}
-
 /** The tier a key was made from. */
 export function tierOf(key: number): number {
   return Math.floor(key / (4 * 4096 * 2));
