@@ -11,7 +11,7 @@ import { open } from 'node:fs/promises';
 import { mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ripgrepPath, runRipgrep } from '../../server/workspace/search/ripgrep.js';
-import { ripgrepHelperState, startRipgrepHelper, stopRipgrepHelper, withPattern } from '../../server/workspace/search/ripgrepHelper.js';
+import { startRipgrepHelper, withPattern, type RipgrepHelperHandle } from '../../server/workspace/search/ripgrepHelper.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { childrenOf, commandLine, isGone } from '../helpers/processes.js';
@@ -20,7 +20,23 @@ import { spawn } from 'node:child_process';
 
 const workspaces: TempWorkspace[] = [];
 afterAll(() => workspaces.forEach((w) => w.cleanup()));
-afterEach(() => stopRipgrepHelper());
+/** The helper the running test started, stopped after it. */
+let current: RipgrepHelperHandle | undefined;
+afterEach(() => {
+  current?.stop();
+  current = undefined;
+});
+
+/** Starts the helper (or takes the one working) for this test. */
+function startHelper(): RipgrepHelperHandle {
+  current = startRipgrepHelper(process.execPath);
+  expect(current).toBeDefined();
+  return current!;
+}
+
+function ripgrepHelperState() {
+  return current?.state();
+}
 
 function corpus(): TempWorkspace {
   const files: Record<string, string | Buffer> = {
@@ -69,7 +85,7 @@ function readlinkOr(p: string): string {
 /** A helper, one run through it, and the ripgrep it then started ahead (its only child). */
 async function withSpare() {
   const w = corpus();
-  expect(startRipgrepHelper(process.execPath)).toBe(true);
+  startHelper();
   const { pid } = ripgrepHelperState()!;
   const args = patternArgs('needle');
   await lines(args, w.root, args.length - 3);
@@ -104,7 +120,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('prints what ripgrep run directly prints, with the same exit codes and stderr', async () => {
     const w = corpus();
     const rg = await ripgrepPath();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const before = ripgrepHelperState()!.runs;
     for (const args of [
       ['--json', '--sort', 'path', '-e', 'needle', '.'],
@@ -125,7 +141,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
 
   it('loses no output on 200 fast runs (the helper never reads the pipes it hands over)', async () => {
     const w = corpus();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const args = ['--json', '-e', 'needle', 'b/emoji.txt'];
     const want = direct(args, w.root, await ripgrepPath()).out;
     expect(want.length).toBeGreaterThan(3);
@@ -138,7 +154,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
 
   it('a run stopped by its consumer or aborted ends ripgrep, and the helper is left with no child', async () => {
     const w = corpus();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const { pid } = ripgrepHelperState()!;
     let seen = 0;
     const stopped = await runRipgrep({ args: ['--json', '-j1', '-e', 'needle', '.'], cwd: w.root, onLine: () => (++seen === 2 ? 'stop' : 'continue') });
@@ -152,7 +168,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
 
   it('when the helper dies, ripgrep is spawned directly from then on', async () => {
     const w = corpus();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const { pid } = ripgrepHelperState()!;
     process.kill(pid, 'SIGKILL');
     expect(await waitFor(() => ripgrepHelperState() === undefined)).toBe(true);
@@ -164,7 +180,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('a helper that stops answering is given up: the runs waiting on it spawn ripgrep themselves and answer whole, and so does the next run', async () => {
     const w = corpus();
     const rg = await ripgrepPath();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const { pid } = ripgrepHelperState()!;
     const args = ['--json', '--sort', 'path', '-e', 'needle', '.'];
     const want = direct(args, w.root, rg).out;
@@ -196,7 +212,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     const w = corpus();
     const fifo = w.file('fifo');
     execFileSync('mkfifo', [fifo]);
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const { pid } = ripgrepHelperState()!;
     // ripgrep prints a.ts's line first, then waits on the FIFO: that line reaching this process shows
     // the pipe was handed over; then the helper is stopped and ripgrep finishes.
@@ -226,7 +242,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('a search that comes while the ripgrep started ahead is still on its way takes it: one ripgrep, not two', async () => {
     const w = corpus();
     const rg = await ripgrepPath();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const { pid } = ripgrepHelperState()!;
     const args = patternArgs('needle');
     await lines(args, w.root, args.length - 3);
@@ -254,7 +270,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('a search that took the ripgrep started ahead before it came over, whose folder was swapped before its spawn, gets a ripgrep of its own', async () => {
     const w = corpus();
     const rg = await ripgrepPath();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const { pid } = ripgrepHelperState()!;
     const dir = w.file('scope');
     mkdirSync(dir);
@@ -285,7 +301,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
 
   it('a server busy past the deadline does not give a helper that did answer up', async () => {
     const w = corpus();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     await ripgrepPath();
     const sent = ripgrepHelperState()!.runs;
     const run = lines(['--sort', 'path', '-l', '-e', 'needle', '.'], w.root);
@@ -305,7 +321,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('a run with its pattern position takes the ripgrep started ahead after it: the same output and exit as -e, pattern after pattern', async () => {
     const w = corpus();
     const rg = await ripgrepPath();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     // Patterns -f reads one per line, as -e takes them: a leading dash, backslashes, Unicode, a tab.
     const patterns = ['needle', 'needle \\d+', '-needle', '\\bneedle\\b', '😀 needle 漢字', 'x\tneedle', '[\\p{L}&&[^\\x00-\\x7f]]', '(unclosed', 'no such text'];
     for (const [i, pattern] of patterns.entries()) {
@@ -328,7 +344,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
   it('a pattern with a line break, other arguments or another folder do not take the ripgrep started ahead', async () => {
     const w = corpus();
     const rg = await ripgrepPath();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const args = patternArgs('needle');
     await lines(args, w.root, args.length - 3);
     expect(await waitFor(() => childrenOf(ripgrepHelperState()!.pid).length === 1)).toBe(true);
@@ -344,7 +360,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
 
   it('a ripgrep started ahead is not used once its folder was replaced: the new folder is searched', async () => {
     const w = corpus();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const dir = w.file('scope');
     mkdirSync(dir);
     writeFileSync(path.join(dir, 'old.txt'), 'needle in the old folder\n');
@@ -364,7 +380,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
 
   it('a ripgrep started ahead in a folder swapped in just before its spawn is not used once the first folder is back', async () => {
     const w = corpus();
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const { pid } = ripgrepHelperState()!;
     const dir = w.file('scope');
     mkdirSync(dir);
@@ -400,7 +416,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     for (let i = 0; i < 40; i++) big[`f${String(i).padStart(2, '0')}.txt`] = `needle ${'x'.repeat(100)} ${i}\n`.repeat(400);
     const w = tempWorkspace(big, 'editls-rghelper-big-');
     workspaces.push(w);
-    expect(startRipgrepHelper(process.execPath)).toBe(true);
+    startHelper();
     const args = ['--json', '--no-config', '-e', 'needle', '.'];
     const want = direct(args, w.root, await ripgrepPath()).out;
     expect(want.join('\n').length).toBeGreaterThan(4_000_000);

@@ -391,11 +391,11 @@ class RipgrepHelper {
   private ended = false;
   /** When the helper last sent anything. */
   private lastHeard = Date.now();
-  /** Runs started through the helper so far, started ahead or not (tests check that the helper was used). */
+  /** Runs started through the helper so far, started ahead or not. */
   get started(): number {
     return this.started_;
   }
-  /** Runs whose pattern went to a ripgrep started ahead (tests). */
+  /** Runs whose pattern went to a ripgrep started ahead. */
   spareRuns = 0;
 
   get pid(): number {
@@ -602,34 +602,39 @@ function folderIdentity(cwd: string | undefined): string | undefined {
 
 let helper: RipgrepHelper | undefined;
 
+/** The helper as its starter holds it. */
+export interface RipgrepHelperHandle {
+  /** Its process id, the runs started through it and how many took a ripgrep started ahead; undefined once it no longer works. */
+  state(): { pid: number; runs: number; spareRuns: number } | undefined;
+  /** Ends it (it also exits by itself when the server does); later runs spawn ripgrep directly. */
+  stop(): void;
+}
+
 /**
- * Starts the helper with this Node binary (main.ts calls it at start-up, while the heap is small).
- * Returns false when it could not be started: ripgrep is then spawned directly.
+ * Starts the helper with this Node binary (main.ts calls it at start-up, while the heap is small), or
+ * returns the one already working. Undefined when it could not be started: ripgrep is then spawned directly.
  */
-export function startRipgrepHelper(nodePath: string): boolean {
-  if (helper && !helper.broken) return true;
-  try {
-    const child = spawn(nodePath, ['-e', HELPER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], windowsHide: true });
-    if (child.pid === undefined) {
-      child.on('error', () => undefined);
-      return false;
+export function startRipgrepHelper(nodePath: string): RipgrepHelperHandle | undefined {
+  if (!helper || helper.broken) {
+    try {
+      const child = spawn(nodePath, ['-e', HELPER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], windowsHide: true });
+      if (child.pid === undefined) {
+        child.on('error', () => undefined);
+        return undefined;
+      }
+      helper = new RipgrepHelper(child);
+    } catch {
+      return undefined;
     }
-    helper = new RipgrepHelper(child);
-    return true;
-  } catch {
-    return false;
   }
-}
-
-/** Stops the helper (tests; the helper also exits by itself when the server does). */
-export function stopRipgrepHelper(): void {
-  helper?.end();
-  helper = undefined;
-}
-
-/** The helper's process id, the runs it started and how many of them took a ripgrep started ahead, for tests; undefined when there is no working helper. */
-export function ripgrepHelperState(): { pid: number; runs: number; spareRuns: number } | undefined {
-  return helper && !helper.broken ? { pid: helper.pid, runs: helper.started, spareRuns: helper.spareRuns } : undefined;
+  const mine = helper;
+  return {
+    state: () => (mine.broken ? undefined : { pid: mine.pid, runs: mine.started, spareRuns: mine.spareRuns }),
+    stop: () => {
+      mine.end();
+      if (helper === mine) helper = undefined;
+    },
+  };
 }
 
 /**
