@@ -6,6 +6,7 @@ import { fail } from '../core/result.js';
 import { numberedSlice } from '../core/read/numberedLines.js';
 import { filePath, wholeNumber } from './args.js';
 import { defineCommand } from './registry.js';
+import type { ReadFileResult } from './results.js';
 import type { FilesPort } from './ports/files.js';
 import type { RequestPort } from './ports/request.js';
 
@@ -50,21 +51,19 @@ export const readFileCommand = defineCommand({
     const range = s.totalLines === 0 ? `${rel} is empty` : `lines ${s.startLine}-${s.endLine} of ${s.totalLines} in ${rel}`;
     const message = `${ID}: ${range} (from ${from})${s.more ? `; more lines follow: read on with offset ${s.endLine + 1}` : ''}${s.truncatedLines > 0 ? `; ${s.truncatedLines} long line${s.truncatedLines === 1 ? '' : 's'} cut at ${READ_MAX_LINE_CHARS} characters` : ''}`;
     ctx.log(message);
-    return {
-      ok: true,
-      value: {
-        success: true,
-        path: rel,
-        uri: snapshot.uri,
-        source: snapshot.source,
-        content: s.content,
-        startLine: s.startLine,
-        endLine: s.endLine,
-        totalLines: s.totalLines,
-        truncatedLines: s.truncatedLines,
-        more: s.more,
-        message,
-      },
+    const value: ReadFileResult = {
+      success: true,
+      path: rel,
+      uri: snapshot.uri,
+      source: snapshot.source,
+      content: s.content,
+      startLine: s.startLine,
+      endLine: s.endLine,
+      totalLines: s.totalLines,
+      truncatedLines: s.truncatedLines,
+      more: s.more,
+      message,
     };
+    return { ok: true as const, value };
   },
 });

@@ -4,8 +4,9 @@
 // the MCP tools and their annotations, the review of agents' edits, the rendering of results for
 // agents and the docs checks (test/tidy.test.ts) all derive from these descriptors (index.ts).
 import type { z } from 'zod';
-import { fail, type Result } from '../core/result.js';
+import { fail, type Failure, type Result } from '../core/result.js';
 import type { Context } from './context.js';
+import type { RenderedResults } from './results.js';
 
 /**
  * What running the command does to files:
@@ -18,10 +19,10 @@ import type { Context } from './context.js';
 export type Effect = 'read' | 'preview' | 'edit' | 'applyPreview' | 'undo';
 
 /** How an agent's model reads the result (mcp/results.ts): an edit's summary and diff, a page of numbered lines, a search layout. */
-export type Rendering = 'edit' | 'read' | 'search';
+export type Rendering = keyof RenderedResults;
 
 /** The command as an MCP tool. */
-export interface ToolFacet {
+export interface ToolFacet<Render extends Rendering = Rendering> {
   name: string;
   description: string;
   /** The command's arguments the tool offers, in order (the others keep their defaults). */
@@ -30,10 +31,10 @@ export interface ToolFacet {
   required?: readonly string[];
   /** Arguments the tool adds when the agent leaves them out. */
   defaults?: Readonly<Record<string, unknown>>;
-  render: Rendering;
+  render: Render;
 }
 
-export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown> {
+export interface CommandDefinition<S extends z.ZodType = z.ZodType, Render extends Rendering = Rendering> {
   id: string;
   title: string;
   /** The arguments (arguments[0]); field descriptions (`.describe`) are what a model reads. */
@@ -43,19 +44,21 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType, R = unknown>
   idempotent: boolean;
   /** Only adds text, never removes any (MCP destructiveHint false): editls.insert. */
   additive?: boolean;
-  tool?: ToolFacet;
-  run: (ctx: Context, args: z.output<S>) => Promise<Result<{ value: R }>>;
+  tool?: ToolFacet<Render>;
+  /** Its result is what the tool's rendering reads (results.ts), so that no agent misreads it. */
+  run: (ctx: Context, args: z.output<S>) => Promise<{ ok: true; value: RenderedResults[Render] } | Failure>;
 }
 
 /** A command with its argument and result types erased: parse the arguments, then run. */
-export interface Command extends Omit<CommandDefinition, 'run'> {
+export interface Command extends Omit<CommandDefinition, 'run' | 'tool'> {
+  tool?: ToolFacet;
   /** Parses arguments[0]; the issues when it does not fit, else the run bound to the parsed arguments. */
   prepare(raw: unknown): { ok: true; run: (ctx: Context) => Promise<Result<{ value: unknown }>> } | { ok: false; issues: z.core.$ZodIssue[] };
   /** prepare, then run; arguments that do not fit are `invalid_args` (in-process callers and tests). */
   execute(ctx: Context, raw: unknown): Promise<Result<{ value: unknown }>>;
 }
 
-export function defineCommand<S extends z.ZodType, R>(definition: CommandDefinition<S, R>): Command {
+export function defineCommand<S extends z.ZodType, Render extends Rendering>(definition: CommandDefinition<S, Render>): Command {
   const { run, ...described } = definition;
   return {
     ...described,

@@ -7,6 +7,7 @@ import { layoutText, structuredMatches } from '../core/search/layout.js';
 import { SETTINGS_DEFAULTS } from '../settings.js';
 import { filePattern, flag, pathString, type SchemaMeta } from './args.js';
 import { defineCommand } from './registry.js';
+import type { SearchFilesResult } from './results.js';
 import type { ProgressPort } from './ports/progress.js';
 import type { RequestPort } from './ports/request.js';
 import type { SearchPort } from './ports/search.js';
@@ -81,17 +82,15 @@ export const searchFilesCommand = defineCommand({
     const files = outcome.files.length;
     const message = `editls.searchFiles: ${outcome.truncated ? `first ${maxResults}+` : outcome.matchCount} matching line${outcome.matchCount === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} for /${a.regex}/${glob ? ` (${glob.source})` : ''} in ${scope.relPath}`;
     ctx.summarize(message);
-    return {
-      ok: true as const,
-      value: {
-        success: true,
-        text,
-        matches,
-        count: outcome.matchCount,
-        truncated: outcome.truncated,
-        message,
-        ...(outcome.notes.length > 0 ? { notes: outcome.notes } : {}),
-      },
+    const value: SearchFilesResult = {
+      success: true,
+      text,
+      matches,
+      count: outcome.matchCount,
+      truncated: outcome.truncated,
+      message,
+      ...(outcome.notes.length > 0 ? { notes: outcome.notes } : {}),
     };
+    return { ok: true as const, value };
   },
 });

@@ -10,10 +10,11 @@
 // text starts with the kind, with `{text, success: false, kind, message}` as its structuredContent
 // (a result that is not an error must fit the outputSchema; SDK clients check). A large read pages.
 import path from 'node:path';
-import { ResponseError } from 'vscode-languageserver/node';
+import { ResponseError, type SymbolInformation } from 'vscode-languageserver/node';
 import type { CallOutcome } from './sessions.js';
 import type { ClientHabits } from './clientHabits.js';
 import type { ToolSpec } from './tools.js';
+import type { EditLikeResult, ReadFileResult, SearchFilesResult } from '../commands/results.js';
 
 /** The most characters of text a model reads of one result. */
 export const MAX_TEXT = 20_000;
@@ -45,7 +46,7 @@ export function toToolResult(render: ToolSpec['render'], outcome: CallOutcome, r
     return error('io_error', (reply as { message: string }).message, notes, habits);
   }
   if (render === 'symbols') {
-    const all = Array.isArray(reply) ? (reply as SymbolInfo[]) : [];
+    const all = Array.isArray(reply) ? (reply as SymbolInformation[]) : [];
     const symbols = all.map((s) => ({
       name: s.name,
       kind: SYMBOL_KINDS[s.kind] ?? String(s.kind),
@@ -58,19 +59,28 @@ export function toToolResult(render: ToolSpec['render'], outcome: CallOutcome, r
     const text = symbols.length === 0 ? 'No symbols found.' : `${symbols.length} symbol${symbols.length === 1 ? '' : 's'}:\n${lines.join('\n')}`;
     return ok(cut(text), notes, { count: symbols.length, symbols, session: sessionInfo });
   }
-  const value = (typeof reply === 'object' && reply !== null ? reply : { value: reply }) as Record<string, unknown>;
+  // The reply is the command's result as editls sent it (in this process, or from the editor's editls
+  // over the attach socket): the result type of the tool's rendering (commands/results.ts).
+  const value = (typeof reply === 'object' && reply !== null ? reply : { value: reply }) as { notes?: unknown };
   if (Array.isArray(value.notes)) notes.push(...(value.notes as string[]));
-  if (render === 'read') return readResult(value, notes, sessionInfo);
-  if (render === 'search') {
-    const { matches: _matches, text: layout, message: _message, ...rest } = value;
-    return ok(cut(String(layout ?? value.message ?? '')), notes, { ...rest, session: sessionInfo });
-  }
-  // The summary and the diff are the text; the fields are what a program would branch on.
-  const { edit: _edit, unifiedDiff, files, message: _message, notes: _notes, ...rest } = value;
+  if (render === 'read') return readResult(value as ReadFileResult, notes, sessionInfo);
+  if (render === 'search') return searchResult(value as SearchFilesResult, notes, sessionInfo);
+  return editResult(value as EditLikeResult, notes, sessionInfo);
+}
+
+/** search_files: its text layout is the text; the matches are not repeated in the fields (the notes are, as in its outputSchema). */
+function searchResult(value: SearchFilesResult, notes: string[], session: Record<string, unknown>): ToolResult {
+  const { matches: _matches, text: layout, message, ...rest } = value;
+  return ok(cut(layout ?? message ?? ''), notes, { ...rest, session });
+}
+
+/** An edit: the summary and the diff are the text; the fields are what a program would branch on. */
+function editResult(value: EditLikeResult, notes: string[], session: Record<string, unknown>): ToolResult {
+  const { edit: _edit, unifiedDiff, files, message, notes: _notes, ...rest } = value;
   const diff = typeof unifiedDiff === 'string' ? unifiedDiff : '';
-  const text = String(value.message ?? '') + (diff ? `\n\n${cut(diff).trimEnd()}` : '');
-  const structured: Record<string, unknown> = { ...rest, session: sessionInfo };
-  if (Array.isArray(files)) structured.files = (files as Record<string, unknown>[]).map(({ diff: _diff, uri: _uri, ...file }) => file);
+  const text = (message ?? '') + (diff ? `\n\n${cut(diff).trimEnd()}` : '');
+  const structured: Record<string, unknown> = { ...rest, session };
+  if (Array.isArray(files)) structured.files = files.map(({ diff: _diff, uri: _uri, ...file }) => file);
   if (diff.length > MAX_TEXT) structured.diffTruncated = true;
   return ok(text, notes, structured);
 }
@@ -79,20 +89,20 @@ export function toToolResult(render: ToolSpec['render'], outcome: CallOutcome, r
  * read_file pages: the lines that fit MAX_TEXT whole, and a note with the offset that reads on. The
  * command's own limit (2,000 lines, 2,000 characters each) can be 4 MB; a model reads 20,000.
  */
-function readResult(value: Record<string, unknown>, notes: string[], session: Record<string, unknown>): ToolResult {
-  const content = String(value.content ?? '');
+function readResult(value: ReadFileResult, notes: string[], session: Record<string, unknown>): ToolResult {
+  const content = value.content ?? '';
   // The numbered lines are the text: not repeated in the fields.
   const { content: _content, uri: _uri, message: _message, ...fields } = value;
-  if (value.totalLines === 0) return ok(String(value.message), notes, { ...fields, session });
+  if (value.totalLines === 0) return ok(value.message, notes, { ...fields, session });
   let page = content;
-  let endLine = Number(value.endLine);
+  let endLine = value.endLine;
   if (content.length > MAX_TEXT) {
     const at = content.lastIndexOf('\n', MAX_TEXT);
     page = at > 0 ? content.slice(0, at) : content.slice(0, MAX_TEXT);
-    endLine = Number(value.startLine) + (at > 0 ? countBreaks(page) : 0);
+    endLine = value.startLine + (at > 0 ? countBreaks(page) : 0);
     notes.push(`showing lines ${value.startLine}-${endLine} of ${value.totalLines} in ${value.path} (${MAX_TEXT} characters at most per read); read on with offset ${endLine + 1}`);
-  } else if (value.more === true || (value.truncatedLines as number) > 0) notes.push(String(value.message));
-  const more = endLine < Number(value.totalLines);
+  } else if (value.more || value.truncatedLines > 0) notes.push(value.message);
+  const more = endLine < value.totalLines;
   return ok(page, notes, { ...fields, endLine, more, ...(more ? { nextOffset: endLine + 1 } : {}), session });
 }
 
@@ -100,13 +110,6 @@ function countBreaks(s: string): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
   return n;
-}
-
-interface SymbolInfo {
-  name: string;
-  kind: number;
-  containerName?: string;
-  location: { uri: string; range: { start: { line: number; character: number } } };
 }
 
 /** A file URI as the agent names files: relative to its folder when inside it. */
