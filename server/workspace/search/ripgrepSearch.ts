@@ -71,226 +71,318 @@ export async function searchFiles(deps: SearchDeps, req: SearchRequest): Promise
       { bytes: regexBytes, maxBytes: MAX_SEARCH_REGEX_BYTES },
     );
   }
-  const first = deps.folders[0] ?? req.scope.folder;
-  const scopeDir = req.scope.directory ? req.scope.absPath : path.dirname(req.scope.absPath);
-  const relToScope = (abs: string) => slashedRelative(scopeDir, abs);
-  const relToFirst = (abs: string) => slashedRelative(first, abs);
-  const typed = req.scope.directory && req.glob?.fileNameGlob !== undefined;
-  // A file-type filter lets hidden *files* through (ripgrep skips the hidden check for files a type
-  // whitelists), so with one in use hidden file names are dropped here.
-  const accepts = (abs: string, rel = relToScope(abs)): boolean => {
-    if (!req.scope.directory) return true;
-    if (typed && path.basename(abs).startsWith('.')) return false;
-    return req.glob ? req.glob.test(rel) : true;
-  };
-
-  const collector = new SearchCollector(req.maxResults, req.contextLines);
-  const notes: string[] = [];
-  let stoppedEarly = false;
-  const walks: SearchOutcome['walks'] = [];
-  // The scope as checked: its real path must still be scopeDir now, and the same folder after the run.
-  const checked = identity(scopeDir);
-  if (checked.real !== scopeDir) return scopeChanged(deps, req, checked.real, 'before');
-  // Files dropped for their real path, found by checkFile (a Set: the sorted run may report one the parallel run did).
-  const dropped = new Set<string>();
   try {
-    const dirty = await dirtyBuffers(deps, req, accepts);
-    if (req.signal.aborted) return cancelled();
-    // Buffers are merged by their path relative to the scope, the order ripgrep walks in.
-    const pendingBuffers: { file: FileHits; rel: string }[] = [];
-    const searched = await searchBuffers(dirty.searchable, req, (b) => relToFirst(b.absPath));
-    if (!searched.ok) return searched;
-    for (const [i, file] of searched.files.entries()) {
-      if (file) pendingBuffers.push({ file, rel: relToScope(dirty.searchable[i]!.absPath) });
-    }
-    pendingBuffers.sort((a, b) => comparePaths(a.rel, b.rel));
-    const flushBuffersBefore = (rel: string | undefined): boolean => {
-      while (pendingBuffers.length > 0 && (rel === undefined || comparePaths(pendingBuffers[0]!.rel, rel) < 0)) {
-        const next = pendingBuffers.shift()!;
-        if (collector.addFile(next.file) === 'done') return true;
-        report();
-      }
-      return false;
-    };
-    // A file ripgrep reported, whole: its hits (at most maxResults + 1 matching lines, ripgrep's
-    // --max-count, which still prints the after-context the cap needs) and whether it is binary.
-    interface DiskFile {
-      rel: string;
-      abs: string;
-      /** The path as ripgrep printed it, absolute: `abs`, or bytes when it is not UTF-8 (abs then has U+FFFD). */
-      raw: string | Buffer;
-      file: FileHits;
-      binary: boolean;
-      matches: number;
-      /** Every line as ripgrep printed it (offset and bytes), for checkFile. */
-      printed: Hit[];
-    }
-    // Every run's files go through here in path order, buffers merged in between; true once the cap is passed.
-    const feed = (d: DiskFile): boolean => {
-      if (flushBuffersBefore(d.rel)) return true;
-      const verdict = collector.addFile(d.file, d.binary);
-      report();
-      return verdict === 'done';
-    };
-    const report = () => req.onProgress?.(collector.matchCount, collector.files.length);
-    const noContextFlags = searchFlags({ respectIgnore: req.respectIgnore, maxResults: req.maxResults });
-    const runFlags = searchFlags({ respectIgnore: req.respectIgnore, maxResults: req.maxResults, contextLines: req.contextLines });
-    // Files whose bytes were no longer what ripgrep printed when they were checked (left out, with a note).
-    const changed = new Set<string>();
-
-    /**
-     * One ripgrep --json run, its files kept whole (ripgrep prints each file's messages together, in
-     * parallel runs too), each checked as it ends (checkFile): its lines must be the file's bytes at
-     * its place inside the scope. `readContext`: ripgrep runs without --context, and the check reads
-     * the context lines too; a file where that cannot be done goes to `redo`. `stopAt`: stop once the
-     * text files reported hold more matching lines than that. `onFile`: called with each file as it
-     * ends instead (a sorted run feeds the collector so); true ends the run.
-     */
-    const collectRun = (args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContext?: boolean; pattern?: string } = {}) => {
-      const files: DiskFile[] = [];
-      const redo: string[] = [];
-      let current: (DiskFile & { skip: boolean }) | undefined;
-      let received = 0;
-      const full = ['--json', ...args];
-      const run = runRipgrep({
-        args: full,
-        cwd: scopeDir,
-        signal: req.signal,
-        // The parallel walk names its pattern apart: a ripgrep started ahead with the same other
-        // arguments may take it, waiting for its pattern (ripgrepHelper.ts).
-        ...(o.pattern !== undefined ? { pattern: o.pattern } : {}),
-        onMessage: (m) => {
-          switch (m.type) {
-            case 'begin': {
-              const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
-              const rel = abs === '' ? '' : relToScope(abs);
-              const skip = abs === '' || dirty.paths.has(abs) || !accepts(abs, rel);
-              current = { rel: skip ? '' : rel, abs, raw: m.data.path && 'bytes' in m.data.path ? rawBytesPath(scopeDir, m.data.path) : abs, file: { path: skip ? '' : relToFirst(abs), uri: skip ? '' : fileUri(abs), lines: [] }, binary: false, matches: 0, skip, printed: [] };
-              return 'continue';
-            }
-            case 'match':
-            case 'context':
-              if (!current || current.skip) return 'continue';
-              current.file.lines.push(toSearchLine(m.data, m.type === 'match'));
-              if (m.type === 'match') current.matches++;
-              current.printed.push({ line: m.data.line_number ?? 0, offset: m.data.absolute_offset, bytes: dataBytes(m.data.lines) });
-              return 'continue';
-            case 'end': {
-              const done = current;
-              current = undefined;
-              if (!done || done.skip || done.file.lines.length === 0) return 'continue';
-              const { skip: _, ...d } = done;
-              d.binary = m.data.binary_offset !== null;
-              // A binary file is dropped with its hits (the collector would drop it too).
-              if (d.binary && !o.onFile) return 'continue';
-              if (!d.binary) {
-                const verdict = checkFile(d, o.readContext ? req.contextLines : 0);
-                if (verdict === 'moved') {
-                  dropped.add(d.abs);
-                  return 'continue';
-                }
-                // Searched again by name, with --context; a name that is not UTF-8 cannot go on a command line.
-                if (verdict !== 'ok' && o.readContext && typeof d.raw === 'string') {
-                  redo.push(d.abs);
-                  return 'continue';
-                }
-                if (verdict === 'changed') {
-                  changed.add(d.abs);
-                  return 'continue';
-                }
-                // `unsupported` here: a UTF-16 file, where it was found; ripgrep's lines are kept (without
-                // context lines for the rare one whose name is not UTF-8 either).
-              }
-              if (o.onFile) return o.onFile(d) ? 'stop' : 'continue';
-              files.push(d);
-              received += d.matches;
-              req.onProgress?.(Math.min(received, req.maxResults), files.length);
-              return o.stopAt !== undefined && received > o.stopAt ? 'stop' : 'continue';
-            }
-            default:
-              return 'continue';
-          }
-        },
-      });
-      return run.then((exit) => ({ exit, files, redo }));
-    };
-    const feedSorted = (files: DiskFile[]): boolean => {
-      files.sort((a, b) => comparePaths(a.rel, b.rel));
-      for (const d of files) if (feed(d)) return true;
-      return false;
-    };
-
-    const target = req.scope.directory ? '.' : path.basename(req.scope.absPath);
-    // A single file that is not a regular one (a FIFO, a socket) is never handed to ripgrep, which
-    // would open it and wait: only its buffer, if it has one, is searched.
-    if (!req.scope.directory && (await isSpecialFile(req.scope.absPath))) {
-      if (!dirty.paths.has(req.scope.absPath)) {
-        const rel = relToFirst(req.scope.absPath);
-        return fail('io_error', `${rel} is not a regular file (a named pipe, socket or device); searchFiles only reads regular files`, { path: rel });
-      }
-      flushBuffersBefore(undefined);
-      collector.end();
-      return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly, walks };
-    }
-    // 1. ripgrep at its own speed: the parallel walk, every file kept, sorted afterwards. Paths are
-    // relative to the working folder ripgrep starts in (the scope's real path): once started, its
-    // walk does not go through the scope's path or its parents again. Over a folder it runs without
-    // --context (a slower mode of ripgrep's), and each file with hits gets its context lines read
-    // here as ripgrep reports it; the few files where that cannot be done exactly (UTF-16, changed
-    // since) are searched once more by name with --context.
-    const typeArgs = typed ? typeFlags('editls', req.glob!.fileNameGlob!) : [];
-    const stopAt = req.scope.directory ? req.maxResults : undefined;
-    walks.push('parallel');
-    const first = req.scope.directory
-      ? await collectRun([...noContextFlags, ...typeArgs, '--', target], { stopAt, readContext: true, pattern: req.regex })
-      : await collectRun([...runFlags, '-e', req.regex, '--', target], { stopAt });
-    let exit = first.exit;
-    if (!exit.stopped && !exit.cancelled && first.redo.length > 0) {
-      walks.push('files');
-      for (const names of argumentChunks(first.redo.map((abs) => `./${relToScope(abs)}`))) {
-        const again = await collectRun([...runFlags, '-e', req.regex, '--', ...names]);
-        first.files.push(...again.files);
-        if (again.exit.cancelled) exit = again.exit;
-      }
-    }
-    if (!exit.stopped) {
-      if (!exit.cancelled) feedSorted(first.files);
-    } else {
-      // 2. More than maxResults matching lines exist: the first ones in path order come from one
-      // `--sort path` run (single-threaded, but stopped as soon as the cap is passed), so the result
-      // is the same on every run. Dense matches stop it within the first files.
-      walks.push('sorted');
-      const sorted = await collectRun([...runFlags, ...typeArgs, '--sort', 'path', '-e', req.regex, '--', target], { onFile: feed });
-      exit = sorted.exit;
-      stoppedEarly = exit.stopped;
-    }
-    if (exit.cancelled) return cancelled();
-    const after = identity(scopeDir);
-    if (after.real !== scopeDir || after.dev !== checked.dev || after.ino !== checked.ino) return scopeChanged(deps, req, after.real, 'during');
-    const failure = exitFailure(first.exit, req.regex);
-    if (failure) return failure;
-    if (dropped.size > 0) {
-      const n = dropped.size;
-      const note = `${n} file${n === 1 ? '' : 's'} left out: ${n === 1 ? 'its' : 'their'} real path was outside ${req.scope.relPath} when ripgrep reported ${n === 1 ? 'it' : 'them'} (a folder replaced by a symlink during the search)`;
-      notes.push(note);
-      deps.log(`searchFiles: ${note}`);
-    }
-    for (const abs of dropped) changed.delete(abs);
-    if (changed.size > 0) {
-      const n = changed.size;
-      const note = `${n} file${n === 1 ? '' : 's'} left out: ${n === 1 ? 'it' : 'they'} changed while ripgrep read ${n === 1 ? 'it' : 'them'} (${[...changed].slice(0, 3).map(relToFirst).join(', ')}${n > 3 ? ', ...' : ''}); search again`;
-      notes.push(note);
-      deps.log(`searchFiles: ${note}`);
-    }
-    if (!collector.done) flushBuffersBefore(undefined);
-    collector.end();
-    if (first.exit.code === 2 && !first.exit.stopped) notes.push(...warnings(first.exit.stderr));
-    if (first.exit.malformed.length > 0) deps.log(`searchFiles: ignored ${first.exit.malformed.length} unexpected ripgrep output line(s): ${first.exit.malformed[0]}`);
+    return await new FileSearch(deps, req).run();
   } catch (error) {
     if (error instanceof RipgrepUnavailable) return fail('io_error', error.message);
     throw error;
   }
-  return { ok: true, files: collector.files, matchCount: collector.matchCount, truncated: collector.truncated, notes, stoppedEarly, walks };
+}
+
+/** A file ripgrep reported, whole: its hits (at most maxResults + 1 matching lines, ripgrep's
+ *  --max-count, which still prints the after-context the cap needs) and whether it is binary. */
+interface DiskFile {
+  rel: string;
+  abs: string;
+  /** The path as ripgrep printed it, absolute: `abs`, or bytes when it is not UTF-8 (abs then has U+FFFD). */
+  raw: string | Buffer;
+  file: FileHits;
+  binary: boolean;
+  matches: number;
+  /** Every line as ripgrep printed it (offset and bytes), for checkFile. */
+  printed: Hit[];
+}
+
+/** What one ripgrep run gave: how it ended, the files it kept, and those to search again by name with --context. */
+interface RunReport {
+  exit: RipgrepExit;
+  files: DiskFile[];
+  redo: string[];
+}
+
+/**
+ * One searchFiles call, step by step (run): check the scope, search the open buffers that differ
+ * from disk, ripgrep's parallel walk (then the files whose context could not be read here, by name),
+ * a `--sort path` walk when the cap was passed, check the scope again, note what was left out. The
+ * collector takes files in path order, buffers merged in between.
+ */
+class FileSearch {
+  /** The folder ripgrep runs in: the scope, or a scoped file's folder. */
+  private readonly scopeDir: string;
+  /** The first workspace folder, which result paths are relative to. */
+  private readonly firstFolder: string;
+  /** A file_pattern that is a file name glob, handed to ripgrep as a file type. */
+  private readonly typed: boolean;
+  private readonly collector: SearchCollector;
+  private readonly notes: string[] = [];
+  private readonly walks: SearchOutcome['walks'] = [];
+  private stoppedEarly = false;
+  /** Files dropped for their real path, found by checkFile (a Set: the sorted run may report one the parallel run did). */
+  private readonly dropped = new Set<string>();
+  /** Files whose bytes were no longer what ripgrep printed when they were checked (left out, with a note). */
+  private readonly changed = new Set<string>();
+  /** Open documents whose text differs from disk (`paths`: never reported from disk) and those searched as buffers. */
+  private dirty: { paths: Set<string>; searchable: DirtyBuffer[] } = { paths: new Set(), searchable: [] };
+  /** Buffers with hits not yet fed, in path order relative to the scope. */
+  private readonly pendingBuffers: { file: FileHits; rel: string }[] = [];
+
+  constructor(
+    private readonly deps: SearchDeps,
+    private readonly req: SearchRequest,
+  ) {
+    this.scopeDir = req.scope.directory ? req.scope.absPath : path.dirname(req.scope.absPath);
+    this.firstFolder = deps.folders[0] ?? req.scope.folder;
+    this.typed = req.scope.directory === true && req.glob?.fileNameGlob !== undefined;
+    this.collector = new SearchCollector(req.maxResults, req.contextLines);
+  }
+
+  async run(): Promise<Result<SearchOutcome>> {
+    const { req } = this;
+    // The scope as checked: its real path must still be scopeDir now, and the same folder after the run.
+    const checked = identity(this.scopeDir);
+    if (checked.real !== this.scopeDir) return scopeChanged(this.deps, req, checked.real, 'before');
+    const buffers = await this.searchBuffers();
+    if (!buffers.ok) return buffers;
+    // A single file that is not a regular one (a FIFO, a socket) is never handed to ripgrep, which
+    // would open it and wait: only its buffer, if it has one, is searched.
+    if (!req.scope.directory && (await isSpecialFile(req.scope.absPath))) {
+      if (!this.dirty.paths.has(req.scope.absPath)) {
+        const rel = this.relToFirst(req.scope.absPath);
+        return fail('io_error', `${rel} is not a regular file (a named pipe, socket or device); searchFiles only reads regular files`, { path: rel });
+      }
+      this.flushBuffersBefore(undefined);
+      return this.outcome();
+    }
+    const parallel = await this.parallelWalk();
+    let exit = parallel.exit;
+    if (!exit.stopped) {
+      if (!exit.cancelled) this.feedSorted(parallel.files);
+    } else {
+      exit = await this.sortedWalk();
+    }
+    if (exit.cancelled) return cancelled();
+    const after = identity(this.scopeDir);
+    if (after.real !== this.scopeDir || after.dev !== checked.dev || after.ino !== checked.ino) return scopeChanged(this.deps, req, after.real, 'during');
+    const failure = exitFailure(parallel.exit, req.regex);
+    if (failure) return failure;
+    this.noteLeftOut();
+    if (!this.collector.done) this.flushBuffersBefore(undefined);
+    if (parallel.exit.code === 2 && !parallel.exit.stopped) this.notes.push(...warnings(parallel.exit.stderr));
+    if (parallel.exit.malformed.length > 0) this.deps.log(`searchFiles: ignored ${parallel.exit.malformed.length} unexpected ripgrep output line(s): ${parallel.exit.malformed[0]}`);
+    return this.outcome();
+  }
+
+  /** Step 1: the open buffers that differ from disk, searched as the editor holds them (one ripgrep run), kept for merging. */
+  private async searchBuffers(): Promise<Result<{}>> {
+    this.dirty = await dirtyBuffers(this.deps, this.req, (abs) => this.accepts(abs));
+    if (this.req.signal.aborted) return cancelled();
+    const searched = await searchBuffers(this.dirty.searchable, this.req, (b) => this.relToFirst(b.absPath));
+    if (!searched.ok) return searched;
+    for (const [i, file] of searched.files.entries()) {
+      if (file) this.pendingBuffers.push({ file, rel: this.relToScope(this.dirty.searchable[i]!.absPath) });
+    }
+    this.pendingBuffers.sort((a, b) => comparePaths(a.rel, b.rel));
+    return { ok: true };
+  }
+
+  /**
+   * Step 2: ripgrep at its own speed: the parallel walk, every file kept, sorted afterwards. Paths are
+   * relative to the working folder ripgrep starts in (the scope's real path): once started, its
+   * walk does not go through the scope's path or its parents again. Over a folder it runs without
+   * --context (a slower mode of ripgrep's), and each file with hits gets its context lines read
+   * here as ripgrep reports it; the few files where that cannot be done exactly (UTF-16, changed
+   * since) are searched once more by name with --context.
+   */
+  private async parallelWalk(): Promise<RunReport> {
+    const { req } = this;
+    this.walks.push('parallel');
+    const parallel = req.scope.directory
+      ? await this.ripgrep([...this.flags(false), ...this.typeArgs(), '--', this.target()], { stopAt: req.maxResults, readContext: true, pattern: req.regex })
+      : await this.ripgrep([...this.flags(true), '-e', req.regex, '--', this.target()], {});
+    if (!parallel.exit.stopped && !parallel.exit.cancelled && parallel.redo.length > 0) {
+      this.walks.push('files');
+      for (const names of argumentChunks(parallel.redo.map((abs) => `./${this.relToScope(abs)}`))) {
+        const again = await this.ripgrep([...this.flags(true), '-e', req.regex, '--', ...names], {});
+        parallel.files.push(...again.files);
+        if (again.exit.cancelled) parallel.exit = again.exit;
+      }
+    }
+    return parallel;
+  }
+
+  /**
+   * Step 3, when more than maxResults matching lines exist: the first ones in path order come from
+   * one `--sort path` run (single-threaded, but stopped as soon as the cap is passed), so the result
+   * is the same on every run. Dense matches stop it within the first files.
+   */
+  private async sortedWalk(): Promise<RipgrepExit> {
+    this.walks.push('sorted');
+    const sorted = await this.ripgrep([...this.flags(true), ...this.typeArgs(), '--sort', 'path', '-e', this.req.regex, '--', this.target()], { onFile: (d) => this.feed(d) });
+    this.stoppedEarly = sorted.exit.stopped;
+    return sorted.exit;
+  }
+
+  /** Step 4: a note (and a log line) for the files left out because they moved or changed under ripgrep. */
+  private noteLeftOut(): void {
+    if (this.dropped.size > 0) {
+      const n = this.dropped.size;
+      const note = `${n} file${n === 1 ? '' : 's'} left out: ${n === 1 ? 'its' : 'their'} real path was outside ${this.req.scope.relPath} when ripgrep reported ${n === 1 ? 'it' : 'them'} (a folder replaced by a symlink during the search)`;
+      this.notes.push(note);
+      this.deps.log(`searchFiles: ${note}`);
+    }
+    for (const abs of this.dropped) this.changed.delete(abs);
+    if (this.changed.size > 0) {
+      const n = this.changed.size;
+      const note = `${n} file${n === 1 ? '' : 's'} left out: ${n === 1 ? 'it' : 'they'} changed while ripgrep read ${n === 1 ? 'it' : 'them'} (${[...this.changed].slice(0, 3).map((abs) => this.relToFirst(abs)).join(', ')}${n > 3 ? ', ...' : ''}); search again`;
+      this.notes.push(note);
+      this.deps.log(`searchFiles: ${note}`);
+    }
+  }
+
+  private outcome(): Result<SearchOutcome> {
+    this.collector.end();
+    const c = this.collector;
+    return { ok: true, files: c.files, matchCount: c.matchCount, truncated: c.truncated, notes: this.notes, stoppedEarly: this.stoppedEarly, walks: this.walks };
+  }
+
+  /** ripgrep's flags for this search: the shared ones (searchFlags), with --context or without (read here). */
+  private flags(withContext: boolean): string[] {
+    const { respectIgnore, maxResults, contextLines } = this.req;
+    return searchFlags(withContext ? { respectIgnore, maxResults, contextLines } : { respectIgnore, maxResults });
+  }
+
+  private typeArgs(): string[] {
+    return this.typed ? typeFlags('editls', this.req.glob!.fileNameGlob!) : [];
+  }
+
+  /** What ripgrep searches, relative to scopeDir: the folder itself, or the scoped file. */
+  private target(): string {
+    return this.req.scope.directory ? '.' : path.basename(this.req.scope.absPath);
+  }
+
+  private relToScope(abs: string): string {
+    return slashedRelative(this.scopeDir, abs);
+  }
+
+  private relToFirst(abs: string): string {
+    return slashedRelative(this.firstFolder, abs);
+  }
+
+  /**
+   * Whether a file in the scope is one this search takes (its file_pattern). A file-type filter lets
+   * hidden *files* through (ripgrep skips the hidden check for files a type whitelists), so with one
+   * in use hidden file names are dropped here.
+   */
+  private accepts(abs: string, rel = this.relToScope(abs)): boolean {
+    if (!this.req.scope.directory) return true;
+    if (this.typed && path.basename(abs).startsWith('.')) return false;
+    return this.req.glob ? this.req.glob.test(rel) : true;
+  }
+
+  private report(): void {
+    this.req.onProgress?.(this.collector.matchCount, this.collector.files.length);
+  }
+
+  /** Feeds the buffers that come before `rel` in path order (all of them without one); true once the cap is passed. */
+  private flushBuffersBefore(rel: string | undefined): boolean {
+    while (this.pendingBuffers.length > 0 && (rel === undefined || comparePaths(this.pendingBuffers[0]!.rel, rel) < 0)) {
+      const next = this.pendingBuffers.shift()!;
+      if (this.collector.addFile(next.file) === 'done') return true;
+      this.report();
+    }
+    return false;
+  }
+
+  /** Every run's files go through here in path order, buffers merged in between; true once the cap is passed. */
+  private feed(d: DiskFile): boolean {
+    if (this.flushBuffersBefore(d.rel)) return true;
+    const verdict = this.collector.addFile(d.file, d.binary);
+    this.report();
+    return verdict === 'done';
+  }
+
+  private feedSorted(files: DiskFile[]): boolean {
+    files.sort((a, b) => comparePaths(a.rel, b.rel));
+    for (const d of files) if (this.feed(d)) return true;
+    return false;
+  }
+
+  /**
+   * One ripgrep --json run, its files kept whole (ripgrep prints each file's messages together, in
+   * parallel runs too), each checked as it ends (checkFile): its lines must be the file's bytes at
+   * its place inside the scope. `readContext`: ripgrep runs without --context, and the check reads
+   * the context lines too; a file where that cannot be done goes to `redo`. `stopAt`: stop once the
+   * text files reported hold more matching lines than that. `onFile`: called with each file as it
+   * ends instead (a sorted run feeds the collector so); true ends the run.
+   */
+  private async ripgrep(args: string[], o: { stopAt?: number; onFile?: (d: DiskFile) => boolean; readContext?: boolean; pattern?: string }): Promise<RunReport> {
+    const { req, scopeDir } = this;
+    const files: DiskFile[] = [];
+    const redo: string[] = [];
+    let current: (DiskFile & { skip: boolean }) | undefined;
+    let received = 0;
+    const exit = await runRipgrep({
+      args: ['--json', ...args],
+      cwd: scopeDir,
+      signal: req.signal,
+      // The parallel walk names its pattern apart: a ripgrep started ahead with the same other
+      // arguments may take it, waiting for its pattern (ripgrepHelper.ts).
+      ...(o.pattern !== undefined ? { pattern: o.pattern } : {}),
+      onMessage: (m) => {
+        switch (m.type) {
+          case 'begin': {
+            const abs = m.data.path ? path.resolve(scopeDir, dataPath(m.data.path)) : '';
+            const rel = abs === '' ? '' : this.relToScope(abs);
+            const skip = abs === '' || this.dirty.paths.has(abs) || !this.accepts(abs, rel);
+            current = { rel: skip ? '' : rel, abs, raw: m.data.path && 'bytes' in m.data.path ? rawBytesPath(scopeDir, m.data.path) : abs, file: { path: skip ? '' : this.relToFirst(abs), uri: skip ? '' : fileUri(abs), lines: [] }, binary: false, matches: 0, skip, printed: [] };
+            return 'continue';
+          }
+          case 'match':
+          case 'context':
+            if (!current || current.skip) return 'continue';
+            current.file.lines.push(toSearchLine(m.data, m.type === 'match'));
+            if (m.type === 'match') current.matches++;
+            current.printed.push({ line: m.data.line_number ?? 0, offset: m.data.absolute_offset, bytes: dataBytes(m.data.lines) });
+            return 'continue';
+          case 'end': {
+            const done = current;
+            current = undefined;
+            if (!done || done.skip || done.file.lines.length === 0) return 'continue';
+            const { skip: _, ...d } = done;
+            d.binary = m.data.binary_offset !== null;
+            // A binary file is dropped with its hits (the collector would drop it too).
+            if (d.binary && !o.onFile) return 'continue';
+            if (!d.binary) {
+              const verdict = checkFile(d, o.readContext ? req.contextLines : 0);
+              if (verdict === 'moved') {
+                this.dropped.add(d.abs);
+                return 'continue';
+              }
+              // Searched again by name, with --context; a name that is not UTF-8 cannot go on a command line.
+              if (verdict !== 'ok' && o.readContext && typeof d.raw === 'string') {
+                redo.push(d.abs);
+                return 'continue';
+              }
+              if (verdict === 'changed') {
+                this.changed.add(d.abs);
+                return 'continue';
+              }
+              // `unsupported` here: a UTF-16 file, where it was found; ripgrep's lines are kept (without
+              // context lines for the rare one whose name is not UTF-8 either).
+            }
+            if (o.onFile) return o.onFile(d) ? 'stop' : 'continue';
+            files.push(d);
+            received += d.matches;
+            req.onProgress?.(Math.min(received, req.maxResults), files.length);
+            return o.stopAt !== undefined && received > o.stopAt ? 'stop' : 'continue';
+          }
+          default:
+            return 'continue';
+        }
+      },
+    });
+    return { exit, files, redo };
+  }
 }
 
 /** The real path of a folder and its identity now (real '' when it is gone). */
