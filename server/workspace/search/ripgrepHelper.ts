@@ -31,7 +31,8 @@ export interface RipgrepChild extends EventEmitter {
 }
 
 /**
- * The helper, run with `node -e`. It stops reading ripgrep's stdout before sending it (`readStop`):
+ * The helper, run with `node -e`. It starts the ripgreps asked for in order, 10 ms of spawns per turn of
+ * its event loop, so that a burst of requests on a busy machine never keeps it silent. It stops reading ripgrep's stdout before sending it (`readStop`):
  * what ripgrep writes stays in the pipe for the server, none of it is read here. ripgrep's stderr
  * (warnings, a bad regex; its first 64 KiB) is read here and sent with the exit report once that pipe
  * has closed and ripgrep has exited: the server has one descriptor a run to watch, not two. A run
@@ -48,8 +49,31 @@ const { statSync } = require('node:fs');
 const folderId = (p) => { try { const s = statSync(p); return s.isDirectory() ? s.dev + ':' + s.ino : undefined; } catch { return undefined; } };
 const kids = new Map();
 const send = (m, h) => { if (!process.connected) return; try { process.send(m, h, {}, () => {}); } catch {} };
+// Requests wait here and are started a few milliseconds' worth at a time: Node hands a burst of
+// messages over in one go, and spawning them all at once would keep every answer (and the
+// acknowledgements its descriptors wait on) back until the last spawn, silent past the deadline.
+const queue = [];
+const killedEarly = new Set();
+let scheduled = false;
+const drain = () => {
+  scheduled = false;
+  const until = Date.now() + 10;
+  while (queue.length > 0) {
+    run(queue.shift());
+    if (queue.length > 0 && Date.now() >= until) { scheduled = true; setImmediate(drain); return; }
+  }
+};
 process.on('message', (m) => {
-  if (typeof m.kill === 'number') { const c = kids.get(m.kill); if (c) c.kill('SIGKILL'); return; }
+  if (typeof m.kill === 'number') {
+    const c = kids.get(m.kill);
+    if (c) c.kill('SIGKILL');
+    else if (queue.some((q) => q.id === m.kill)) killedEarly.add(m.kill);
+    return;
+  }
+  queue.push(m);
+  if (!scheduled) { scheduled = true; setImmediate(drain); }
+});
+const run = (m) => {
   let c;
   const before = m.stdin && folderId(m.cwd);
   try { c = spawn(m.file, m.args, { cwd: m.cwd, stdio: [m.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }); }
@@ -74,7 +98,8 @@ process.on('message', (m) => {
   c.stderr.on('data', (d) => { if (stderr.length < 65536) stderr += d; });
   c.stderr.on('close', () => { stderrClosed = true; report(); });
   c.on('exit', (code, signal) => { exit = [code, signal]; report(); });
-});
+  if (killedEarly.delete(m.id)) c.kill('SIGKILL');
+};
 const quit = () => { for (const c of kids.values()) c.kill('SIGKILL'); process.exit(0); };
 process.on('disconnect', quit);
 setInterval(() => { if (!process.channel) quit(); }, 500).unref();
