@@ -1,6 +1,7 @@
 // What each way of rendering a result for an agent's model reads of it (mcp/results.ts): the result
 // types a command must return to take that rendering. registry.ts types a command's result by its
 // `tool.render`, so a command cannot name a rendering that would misread its result.
+import type { NumberedSlice } from '../core/read/numberedLines.js';
 import type { SearchMatch } from '../core/search/layout.js';
 
 /** A result read as an edit: the one-line summary, then the diff; the other fields go to structuredContent. */
@@ -15,19 +16,11 @@ export interface EditLikeResult {
 }
 
 /** editls.readFile's result, read as a page of numbered lines. */
-export interface ReadFileResult {
+export interface ReadFileResult extends NumberedSlice {
   success: true;
   path: string;
   uri: string;
   source: 'editor' | 'disk';
-  /** cat -n lines: the number right-aligned in six columns, a tab, the line (cut past READ_MAX_LINE_CHARS). */
-  content: string;
-  startLine: number;
-  endLine: number;
-  totalLines: number;
-  truncatedLines: number;
-  /** Lines follow endLine. */
-  more: boolean;
   message: string;
 }
 

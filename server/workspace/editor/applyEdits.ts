@@ -8,7 +8,7 @@ import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageser
 import { fail, type Failure, type Result } from '../../core/result.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
-import type { ApplyMode, ApplyOutcome, PlannedChange, Via } from '../../commands/ports/apply.js';
+import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via } from '../../commands/ports/apply.js';
 import type { ClientTraits } from '../../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../../protocol/toProto.js';
 import type { Settings } from '../../settings.js';
@@ -46,7 +46,7 @@ export async function applyChanges(
   deps: ApplyDeps,
   changes: readonly PlannedChange[],
   mode: ApplyMode,
-  options: { confirm: boolean; label: string; whileWriting?: () => void },
+  options: ApplyOptions,
 ): Promise<Result<ApplyOutcome>> {
   const notes: string[] = [];
   const routes: Via[] = changes.map((c) => route(deps, c, mode));
