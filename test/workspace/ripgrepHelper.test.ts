@@ -493,7 +493,8 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       const first = await client.exec('editls.searchFiles', { path: '.', regex: 'needle \\d' });
       expect(first.count).toBe(300);
       const [helperPid] = childrenOf(client.proc.pid!);
-      expect(await waitFor(() => childrenOf(helperPid!).length === 1)).toBe(true);
+      // A child seen between its fork and its exec still shows the helper's own command line: wait for the exec.
+      expect(await waitFor(() => childrenOf(helperPid!).length === 1 && commandLine(childrenOf(helperPid!)[0]!).includes('-f'))).toBe(true);
       const [spare] = childrenOf(helperPid!);
       expect(commandLine(spare!)).toContain('-f');
       // The next search takes it and answers as a first search would.
