@@ -248,7 +248,7 @@ const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function declarationShape(family, line, name, col) {
   const before = line.slice(0, col);
-  const after = line.slice(col + name.length);
+  let after = line.slice(col + name.length);
   const N = esc(name);
   switch (family) {
     case 'js': {
@@ -276,6 +276,10 @@ export function declarationShape(family, line, name, col) {
       if (new RegExp(String.raw`(?:^|\W)(?:struct|union|enum|class|namespace|concept)\b\s*${attrs}[^;=(){}]*$`).test(before) && !/^\s*;/.test(after)) return 'a type keyword before the name';
       if (/^\s*\}\s*(?:[\w*]+\s*,\s*)*$/.test(before) && /^\s*[;,\[]/.test(after)) return 'a typedef or variable name after the closing brace';
       if (/\(\s*\*\s*$/.test(before) && /^\s*\)\s*\(/.test(after)) return 'a function pointer type name';
+      // An explicit specialisation's arguments between a typed header's name and its parameters (`Packet4f pcast<A, B>(`); not
+      // after an owner or nothing (`std::get<I>(t)`, a call).
+      const explicitArgs = /^\s*<[^();{}]*>(?=\s*\()/.exec(after);
+      if (explicitArgs && /[\w>*&]\s+$|[*&]$/.test(before) && !/^\s*(?:[\w~]+(?:<[^;]*>)?::)*~?$/.test(before)) after = after.slice(explicitArgs[0].length);
       // A function (or operator) header: a type, a qualified owner or nothing before the name, parameters after it, not a call statement.
       if (/^\s*\(/.test(after) || name.startsWith('operator')) {
         if (/(?:^|[^\w])(?:return|else|case|new|delete|throw|co_return|co_await|sizeof|if|while|for|switch)\s*$/.test(before)) return undefined;

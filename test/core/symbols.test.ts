@@ -663,6 +663,31 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ]);
   });
 
+  it('C++ as Eigen, CGAL, Boost, abseil and googletest write it: typed operators, the body on a later line, explicit specialisations, one-letter names, templated structs, commented typedefs', () => {
+    table([
+      [
+        'a.hpp',
+        'class Iter {\n  public:\n  Value& operator*() const {\n  }\n  bool operator==(const Iter& rhs) const { return p == rhs.p; }\n  Handle operator()(Td& t) const\n  {\n  }\n  Self  operator++(int)\n  {\n  }\n  CoeffReturnType coeff(Index row, Index col) const\n  {\n  }\n  const_iterator cbegin() const BOOST_NOEXCEPT\n  {\n  }\n  void AddCleanup(void* elem, void (*cleanup)(void*),\n                  int n);\n  std::pair<A, B> c_partition_copy(\n      C& c);\n  bool operator!=(const Iter& lhs,\n                  const Iter& rhs);\n};\n',
+        ['1 class Iter', '3 method operator* (Iter)', '5 method operator== (Iter)', '6 method operator() (Iter)', '9 method operator++ (Iter)', '12 method coeff (Iter)', '15 method cbegin (Iter)', '18 method AddCleanup (Iter)', '20 method c_partition_copy (Iter)', '22 method operator!= (Iter)'],
+      ],
+      [
+        'b.h',
+        'template<> EIGEN_STRONG_INLINE Packet2d por<Packet2d>(const Packet2d& a, const Packet2d& b) {\n}\nEIGEN_STRONG_INLINE Packet2ui pcast<Packet2f, Packet2ui>(const Packet2f& a) {\n}\nEIGEN_STRONG_INLINE EIGEN_DEVICE_FUNC bool operator <= (const half& a, const half& b) {\n}\ntemplate <typename T>\ninline Matcher<T> A() {\n}\ntemplate<typename MatrixType> struct LDLT_Traits<MatrixType,Upper>\n{\n};\ntypedef mat<4, 4, bool, highp>\t\tbool4x4;\t\t//!< boolean matrix\n',
+        ['1 function por', '3 function pcast', '5 function operator <=', '8 function A', '10 struct LDLT_Traits', '13 typeParameter bool4x4'],
+      ],
+    ]);
+  });
+
+  it('C++: keywords, calls going on and owner-qualified calls are no functions: `asm volatile(`, `bool (isnan)(`, `c2, pdiv(`, `internal::f<T>::run(`, `std::cout << f(x)`', () => {
+    table([
+      [
+        'a.h',
+        'void f() {\n  asm volatile(\n      "nop");\n  return pmadd(c1, x,\n      c2, pdiv(\n          a, b));\n  return y +\n    internal::pchebevl<T, 25>::run(\n        x);\n  std::cout << describe(x)\n            << std::endl;\n  std::get<Idx>(std::forward<Tuple>(args))...)) {\n}\nEIGEN_STRONG_INLINE EIGEN_DEVICE_FUNC bool (isnan)(const half& a) {\n}\nTEST(SuiteTest, Works) {\n}\n',
+        ['1 function f'],
+      ],
+    ]);
+  });
+
   it('C/C++: uses and calls that look like definitions are none: `enum E x;`, `struct S x;`, macro-wrapped prototypes, initialiser entries, calls ending in a lambda', () => {
     table([
       ['a.h', 'enum E x;\nstruct S x;\nenum class byte : unsigned char;\n  requires(_Tp& __t)\n', []],
@@ -684,6 +709,18 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
       '    f(&x)',
       '  length(size_type __sub = 0) const',
       '  operator()(_Range&& __r, _Comp __comp = {}, _Proj __proj = {}) const',
+      '  Value& operator*() const {',
+      '  Handle operator()(Td& t) const',
+      '  CoeffReturnType coeff(Index row, Index col) const',
+      '  const_iterator cbegin() const BOOST_NOEXCEPT  // comment',
+      '  void AddCleanup(void* elem, void (*cleanup)(void*),',
+      '  std::pair<A, B> c_partition_copy(',
+      '  bool operator!=(const Iter& lhs,',
+      '  T& A<T>::operator+=(const T& x)',
+      'EIGEN_STRONG_INLINE Packet2ui pcast<Packet2f, Packet2ui>(const Packet2f& a) {',
+      '    internal::pchebevl<T, 25>::run(',
+      '  std::cout << describe(x)',
+      '      c2, pdiv(',
     ].filter((l) => l.length < 400);
     let accepted = 0;
     for (const line of lines) {

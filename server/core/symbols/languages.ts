@@ -253,24 +253,36 @@ const C_QUALS = String.raw`(?:[ \t]*(?:(?:const|volatile|override|final|noexcept
 const C_TAIL = String.raw`[ \t]*(?:\{.*|:|:[^:].*)?$`;
 /** `operator+=`, `operator()`, `operator[]`, `operator""_ms`, `operator new[]`, `operator bool`, `operator Foo<T>*`. */
 const C_OPERATOR = String.raw`operator[ \t]*(?:\(\)|\[\]|""[ \t]*[A-Za-z_]\w*|(?:new|delete)(?:[ \t]*\[\])?|->\*?|[-+*/%^&|~!=<>,]+|[A-Za-z_][\w:]*(?:<[^()]*>)?[ \t*&]*)`;
+/** The template arguments of an explicit specialisation between a function's name and its parameters (`pcast<Packet8s, Packet16c>(`). */
+const C_EXPLICIT_ARGS = String.raw`(?:[ \t]*<[^();{}]*>)?`;
+/** After a typed header's `(`: the body opening at the line's end, or the whole body on the line. */
+const C_TYPED_TAIL = String.raw`(?:[^;]*\{[ \t]*\}?[ \t]*$|[^;{]*\)[^;{]*\{.*\}[ \t]*$)`;
+/** The end of a header line whose body opens on a later line (a trailing comment allowed). */
+const C_LATER_BODY = String.raw`[ \t]*(?:[/][/].*)?$`;
 /** Owners of an out-of-line member before the last one: `A::` in `A::B<T>::m`. */
 const C_OWNERS = String.raw`(?:[A-Za-z_]\w*(?:<[^()]*>)?::)*`;
 /** Words before a header with no return type (constructors, conversion operators). */
 const C_CTOR_SPEC = String.raw`(?:(?:explicit|virtual|constexpr|consteval|inline|friend)[ \t]+)*`;
-/** Not a macro (`__REDIRECT_NTH (stat, ...)`, `_GLIBCXX_DEPRECATED_SUGGEST("x")`: all capitals) nor a C++20 `requires (...)` clause (a Java method may be named so). */
-const NOT_MACRO = String.raw`(?!(?:_*[A-Z][A-Z0-9_]*|requires)\b)`;
+/** Not a macro (`__REDIRECT_NTH (stat, ...)`, `_GLIBCXX_DEPRECATED_SUGGEST("x")`: two or more capitals, digits, `_`; a one-letter name such as `A()` is a function's) nor a C++20 `requires (...)` clause (a Java method may be named so). */
+const NOT_MACRO = String.raw`(?!(?:_*[A-Z][A-Z0-9_]+|_+[A-Z]|requires)\b)`;
 /** `[[deprecated]]`, `alignas(8)`, `__attribute__((x))` between `class`/`struct` and the name. */
 const C_ATTRS = String.raw`(?:\[\[[^\]]*\]\]\s*|alignas\s*\([^)]*\)\s*|__attribute__\s*\(\([^)]*\)\)\s*)*`;
 /** Template arguments of a specialisation (`struct hash<T*>`). */
 const C_SPECIALISATION = String.raw`(?:\s*<.*>|\s*<[^>]*$)?`;
 /** The owners of a nested class defined outside its owner (`class locale::_Impl`): the last name is the class. */
 const C_QUALIFIED = String.raw`(?:{ID}(?:<[^<>]*>)?::)*`;
+/** Words a C/C++ shape rule refuses as a name: statements, operators spelled as words, and type keywords (`asm volatile(`, `bool (isnan)(const half& a)`). */
+const C_NOT_NAMES: ReadonlySet<string> = new Set([
+  'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'try', 'return', 'throw', 'new', 'delete', 'sizeof', 'alignof', 'typeof', 'decltype',
+  'static_assert', 'noexcept', 'alignas', '__attribute__', '__catch', '__try', 'defined', 'constexpr', 'explicit', 'operator', 'using', 'co_return', 'co_await', 'co_yield',
+  'goto', 'asm', '__asm', '__asm__', 'volatile', '__volatile__', 'const', 'void', 'bool', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', 'auto',
+]);
 const cpp: Language = {
   id: 'cpp',
   names: ['C', 'C++'],
   extensions: ['c', 'h', 'cc', 'cpp', 'cxx', 'c++', 'hh', 'hpp', 'hxx', 'h++', 'inl', 'ipp', 'tcc'],
   rules: [
-    { re: re(String.raw`^\s*(?:typedef\s+)?(?:struct|union)\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
+    { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?(?:typedef\s+)?(?:struct|union)\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
     { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?class\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['class'], kind: 'class', scope: 'class' },
     // A definition (`{`, a base type, or the line's end), not a use (`enum E x;`) or an opaque declaration (`enum class byte : unsigned char;`).
     { re: re(String.raw`^\s*(?:typedef\s+)?enum\s+(?:class\s+|struct\s+)?${C_ATTRS}(?<name>{ID})\s*(?::[^;{]*)?(?:\{.*)?$`), hint: ['enum'], kind: 'enum', scope: 'class' },
@@ -281,7 +293,7 @@ const cpp: Language = {
     { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s+)?\*?\s*(?<name>{ID})\s*\)\s*\(`), hint: ['typedef'], kind: 'typeParameter' },
     // The same with the parameters on the next line: `(*Name)` then (not `STACK_OF(X509)`, a macro-wrapped type).
     { re: re(String.raw`^\s*typedef\s+[^;()]*\(\s*(?:{ID}\s*)?\*\s*(?<name>{ID})\s*\)\s*$`), hint: ['typedef'], kind: 'typeParameter' },
-    { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*$`), hint: ['typedef'], kind: 'typeParameter' },
+    { re: re(String.raw`^\s*typedef\s+[^;]*?[\s*)](?<name>{ID})\s*;\s*(?:[/][/*].*)?$`), hint: ['typedef'], kind: 'typeParameter' },
     // The name after the closing brace of `typedef struct {...} Name;` (the first of `} Name, *PName;`).
     { re: re(String.raw`^\s*\}\s*(?<name>{ID})\s*[;,]`), hint: ['}'], kind: 'typeParameter', shape: true },
     // `using Name = T;`, also with the type on the next line.
@@ -297,11 +309,13 @@ const cpp: Language = {
       ctorByName: true,
       scope: 'block',
       shape: true,
+      notNames: C_NOT_NAMES,
     },
     // Out-of-line methods `Type Class::name(` and constructors `Class::Class(`.
-    { re: re(String.raw`^\s*(?:[\w:<>,*&~]+\s+[*&]*)*${C_OWNERS}(?<owner>{ID})(?:<[^()]*>)?::(?<name>${C_OPERATOR}(?=\()|~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true, scope: 'block' },
-    // Functions and inline methods: a return type, then the name and a parameter list not followed by `;`.
-    { re: re(String.raw`^\s*${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)+(?<name>${C_OPERATOR}(?=\()|${NOT_MACRO}~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true },
+    { re: re(String.raw`^\s*(?:[\w:<>,*&~]+\s+[*&]*)*${C_OWNERS}(?<owner>{ID})(?:<[^()]*>)?::(?<name>${C_OPERATOR}(?=[ \t]*\()|~?{ID})\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['::'], kind: 'method', ctorByName: true, shape: true, notNames: C_NOT_NAMES, scope: 'block' },
+    // Functions and inline methods: a return type, then the name and a parameter list not followed by `;`; the word before
+    // the name does not end with `,` (`c2, pdiv(` is a call's arguments going on).
+    { re: re(String.raw`^\s*${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)*(?!operator\b)[\w:<>,]*[\w:<>][\s*&]+(?<name>${C_OPERATOR}(?=[ \t]*\()|${NOT_MACRO}~?{ID})${C_EXPLICIT_ARGS}\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true, notNames: C_NOT_NAMES },
   ],
 };
 
@@ -656,9 +670,13 @@ function prefilterCommon(dialect: 'js' | 'rg'): string[] {
     String.raw`^[ \t]*const[ \t]+(?:[\w<>\[\],.?]|[^\x00-\x7f])+[ \t]+${PF_ID_REST}+[ \t]*=`,
     String.raw`^[ \t]*const[ \t]+[A-Z][A-Z0-9_]*[ \t]*=`,
     String.raw`^[ \t]*[\w$#*~][\w$#*~.]*(?:<[^>]*>)?\([^;]*\)[ \t]*(?::[^;{]*)?\{[ \t]*\}?[ \t]*$`,
-    // C-family headers with a type: the body opening at the line's end, or the whole body on the line. One branch: a second
-    // copy of the type-word test (thousands of characters) cost ripgrep 3% on every tree.
-    String.raw`^[ \t]*${FIRST_TYPE_WORD}(?:[ \t*&:<>,~#\[\].?@][\w \t*&:<>,~$#\[\].?@]*)?[ \t*&]~?[A-Za-z_$][\w:~$]*\((?:[^;]*\{[ \t]*\}?[ \t]*$|[^;{]*\)[^;{]*\{.*\}[ \t]*$)`,
+    // C-family headers with a type: the body opening at the line's end, or the whole body on the line; the name may be an
+    // operator (`bool operator==(`, `T& A<T>::operator+=(`) or carry an explicit specialisation's arguments (`pcast<A, B>(`).
+    // With no `{` on the line (the body on a later one, Allman style in classes: `bool is_valid() const`), the parameters
+    // must read as a declaration's (C_PARAMS: `std::cout << f(x)`, a call going on, does not) and only qualifiers follow,
+    // or they go on on the next line after a typed one (`void f(T* a,`) or with nothing yet (`std::pair<A, B> f(`).
+    // One branch: a second copy of the type-word test (thousands of characters) cost ripgrep 3% on every tree.
+    String.raw`^[ \t]*${FIRST_TYPE_WORD}(?:[ \t*&:<>,~#\[\].?@][\w \t*&:<>,~$#\[\].?@]*)?(?:[ \t*&]~?[A-Za-z_$][\w:~$]*${C_EXPLICIT_ARGS}[ \t]*(?:\(${C_TYPED_TAIL}|${dialect === 'js' ? C_PARAMS : C_PARAMS_RG}${C_QUALS}${C_LATER_BODY}|${dialect === 'js' ? C_PARAMS_OPEN : C_PARAMS_OPEN_RG}|\([ \t]*$)|(?:[ \t*&]|::)operator[ \t]*(?:[-+*/%^&|~!=<>,]+|\(\)|\[\])${C_EXPLICIT_ARGS}[ \t]*(?:\(${C_TYPED_TAIL}|${C_ANY_PARAMS}${C_QUALS}${C_LATER_BODY}|${C_ANY_PARAMS_OPEN}|\([ \t]*$))`,
     String.raw`^[A-Za-z_][\w \t*&:<>,~]*[ \t*&]~?[A-Za-z_][\w:~]*\([^;]*[),][ \t]*$`,
     String.raw`^[A-Za-z_~][\w:<>,*& \t~]*::~?[A-Za-z_]\w*\([^;]*$`,
     String.raw`^[ \t]*${TS_MEMBER_MODS}#?${PF_ID_REST}+[ \t]*(?::[^=]+)?=[ \t]*(?:async[ \t]+)?(?:\([^()]*\)|${PF_ID_REST}+)[ \t]*(?::[^=]+)?=>`,
