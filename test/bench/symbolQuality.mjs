@@ -169,10 +169,31 @@ const CPP_PROJECTS = {
 };
 const PER_PROJECT = FULL ? Infinity : 200;
 
-function cppUnseen(part) {
-  return CPP_PROJECTS[part].flatMap(([source, sub]) => {
+
+/**
+ * Held-out corpora for the other languages: projects unrelated to the corpus each language's rules
+ * were written against (the ones `corpora` lists), whose lines the script never prints. Each entry:
+ * a Debian package (downloaded and unpacked, not installed) or an npm package, and the folder in it.
+ */
+const HELD_OUT = {
+  c: { ctags: 'C', force: 'C', test: (n) => /\.[ch]$/.test(n), projects: [['libgtk-3-dev', 'usr/include/gtk-3.0'], ['libglib2.0-dev', 'usr/include/glib-2.0'], ['libcurl4-openssl-dev', 'usr/include'], ['libsdl2-dev', 'usr/include/SDL2'], ['libgit2-dev', 'usr/include']] },
+  typescript: { ctags: 'TypeScript', test: (n) => /\.(ts|mts|cts)$/.test(n) && !n.endsWith('.d.ts'), projects: [['npm:rxjs@7.8.2', 'src'], ['npm:@tanstack/query-core@5.108.4', 'src']] },
+  javascript: { ctags: 'JavaScript', test: (n) => /\.(js|mjs|cjs)$/.test(n) && !n.endsWith('.min.js'), projects: [['npm:lodash@4.18.1', '.'], ['npm:moment@2.31.0', 'src'], ['npm:axios@1.21.1', 'lib']] },
+  python: { ctags: 'Python', test: (n) => n.endsWith('.py'), projects: [['python3-django', 'usr/lib/python3/dist-packages/django'], ['python3-sqlalchemy', 'usr/lib/python3/dist-packages/sqlalchemy'], ['python3-requests', 'usr/lib/python3/dist-packages/requests'], ['python3-jinja2', 'usr/lib/python3/dist-packages/jinja2'], ['python3-click', 'usr/lib/python3/dist-packages/click']] },
+  go: { ctags: 'Go', test: (n) => n.endsWith('.go'), projects: [['golang-golang-x-tools-dev', 'usr/share/gocode/src'], ['golang-github-spf13-cobra-dev', 'usr/share/gocode/src'], ['golang-github-prometheus-client-golang-dev', 'usr/share/gocode/src'], ['golang-github-gorilla-mux-dev', 'usr/share/gocode/src']] },
+  rust: { ctags: 'Rust', test: (n) => n.endsWith('.rs'), projects: [['librust-serde-dev', 'usr/share/cargo/registry'], ['librust-regex-dev', 'usr/share/cargo/registry'], ['librust-clap-dev', 'usr/share/cargo/registry'], ['librust-tokio-dev', 'usr/share/cargo/registry'], ['librust-rayon-dev', 'usr/share/cargo/registry']] },
+  ruby: { ctags: 'Ruby', test: (n) => n.endsWith('.rb'), projects: [['ruby-rack', 'usr/share/rubygems-integration'], ['ruby-thor', 'usr/share/rubygems-integration'], ['ruby-i18n', 'usr/share/rubygems-integration'], ['rake', 'usr/share/rubygems-integration'], ['ruby-rspec-core', 'usr']] },
+  lua: { ctags: 'Lua', test: (n) => n.endsWith('.lua'), projects: [['lua-busted', 'usr/share/lua/5.1'], ['lua-luassert', 'usr/share/lua/5.1']] },
+  java: { ctags: 'Java', test: (n) => n.endsWith('.java'), projects: [['npm:react-native@0.86.3', 'ReactAndroid/src']] },
+  kotlin: { ctags: 'Kotlin', test: (n) => n.endsWith('.kt'), projects: [['npm:react-native-screens@4.30.1', 'android'], ['npm:@react-native-async-storage/async-storage@3.1.1', 'android']] },
+};
+
+/** The files of held-out projects (`CPP_PROJECTS`, `HELD_OUT`), at most PER_PROJECT each in a normal run. */
+function projectFiles(projects, test) {
+  return projects.flatMap(([source, sub]) => {
     const root = source.startsWith('npm:') ? npmPackage(source.slice(4)) : debianPackage(source);
-    return root ? spread(walk(path.join(root, sub), CPP_FILE), PER_PROJECT) : [];
+    const skip = (p) => /\/(?:testdata|vendor|node_modules)$/.test(p);
+    return root ? spread(walk(path.join(root, sub), test, [], skip), PER_PROJECT) : [];
   });
 }
 
@@ -192,8 +213,8 @@ function fetched() {
   });
   const want = (id) => !ONLY || ONLY === id;
   return [
-    { id: 'cpp-tune', ctags: 'C++', force: 'C++', files: want('cpp-tune') ? cppUnseen('tune') : [] },
-    { id: 'cpp-heldout', ctags: 'C++', force: 'C++', heldOut: true, files: want('cpp-heldout') ? cppUnseen('heldout') : [] },
+    { id: 'cpp-tune', ctags: 'C++', force: 'C++', files: want('cpp-tune') ? projectFiles(CPP_PROJECTS.tune, CPP_FILE) : [] },
+    { id: 'cpp-heldout', ctags: 'C++', force: 'C++', heldOut: true, files: want('cpp-heldout') ? projectFiles(CPP_PROJECTS.heldout, CPP_FILE) : [] },
     { id: 'rust', ctags: 'Rust', files: want('rust') && rust ? walk(rust, (n) => n.endsWith('.rs')) : [] },
     { id: 'go', ctags: 'Go', files: want('go') && go ? walk(go, (n) => n.endsWith('.go'), [], noTestdata) : [] },
     { id: 'kotlin', ctags: 'Kotlin', files: want('kotlin') ? npmFiles('kotlin', (n) => n.endsWith('.kt')) : [] },
@@ -202,6 +223,7 @@ function fetched() {
     { id: 'php', ctags: 'PHP', files: want('php') && php ? walk(php, (n) => n.endsWith('.php')) : [] },
     // Universal Ctags 5.9 has no Swift parser: Swift is judged against swiftDeclarations, a tokenizer of its own.
     { id: 'swift', ctags: 'Swift', reference: swiftDeclarations, files: want('swift') ? npmFiles('swift', (n) => n.endsWith('.swift')) : [] },
+    ...Object.entries(HELD_OUT).map(([id, c]) => ({ id: `${id}-heldout`, ctags: c.ctags, force: c.force, heldOut: true, files: want(`${id}-heldout`) ? projectFiles(c.projects, c.test) : [] })),
     { id: 'lua', ctags: 'Lua', files: want('lua') ? [...(lua ? walk(lua, (n) => n.endsWith('.lua')) : []), ...walk('/usr/share/nvim/runtime/lua', (n) => n.endsWith('.lua'))] : [] },
   ];
 }
