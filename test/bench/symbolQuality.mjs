@@ -185,6 +185,9 @@ const HELD_OUT = {
   ruby: { ctags: 'Ruby', test: (n) => n.endsWith('.rb'), projects: [['ruby-rack', 'usr/share/rubygems-integration'], ['ruby-thor', 'usr/share/rubygems-integration'], ['ruby-i18n', 'usr/share/rubygems-integration'], ['rake', 'usr/share/rubygems-integration'], ['ruby-rspec-core', 'usr']] },
   lua: { ctags: 'Lua', test: (n) => n.endsWith('.lua'), projects: [['lua-busted', 'usr/share/lua/5.1'], ['lua-luassert', 'usr/share/lua/5.1']] },
   java: { ctags: 'Java', test: (n) => n.endsWith('.java'), projects: [['npm:react-native@0.86.3', 'ReactAndroid/src']] },
+  php: { ctags: 'PHP', test: (n) => n.endsWith('.php'), projects: [['php-laravel-framework', 'usr/share/php'], ['php-monolog', 'usr/share/php'], ['php-guzzlehttp-guzzle', 'usr/share/php'], ['php-guzzlehttp-psr7', 'usr/share/php']] },
+  swift: { ctags: 'Swift', reference: 'swift', test: (n) => n.endsWith('.swift'), projects: [['npm:expo-camera@57.0.6', 'ios'], ['npm:react-native-vision-camera@5.2.3', 'ios'], ['npm:@stripe/stripe-react-native@0.78.0', 'ios']] },
+  shell: { ctags: 'Sh', test: (n) => /\.(sh|bash)$/.test(n), projects: [['dracut-core', 'usr/lib/dracut']] },
   kotlin: { ctags: 'Kotlin', test: (n) => n.endsWith('.kt'), projects: [['npm:react-native-screens@4.30.1', 'android'], ['npm:@react-native-async-storage/async-storage@3.1.1', 'android']] },
 };
 
@@ -223,7 +226,7 @@ function fetched() {
     { id: 'php', ctags: 'PHP', files: want('php') && php ? walk(php, (n) => n.endsWith('.php')) : [] },
     // Universal Ctags 5.9 has no Swift parser: Swift is judged against swiftDeclarations, a tokenizer of its own.
     { id: 'swift', ctags: 'Swift', reference: swiftDeclarations, files: want('swift') ? npmFiles('swift', (n) => n.endsWith('.swift')) : [] },
-    ...Object.entries(HELD_OUT).map(([id, c]) => ({ id: `${id}-heldout`, ctags: c.ctags, force: c.force, heldOut: true, files: want(`${id}-heldout`) ? projectFiles(c.projects, c.test) : [] })),
+    ...Object.entries(HELD_OUT).map(([id, c]) => ({ id: `${id}-heldout`, ctags: c.ctags, force: c.force, reference: c.reference && swiftDeclarations, heldOut: true, files: want(`${id}-heldout`) ? projectFiles(c.projects, c.test) : [] })),
     { id: 'lua', ctags: 'Lua', files: want('lua') ? [...(lua ? walk(lua, (n) => n.endsWith('.lua')) : []), ...walk('/usr/share/nvim/runtime/lua', (n) => n.endsWith('.lua'))] : [] },
   ];
 }
