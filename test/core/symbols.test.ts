@@ -678,6 +678,18 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ]);
   });
 
+  it('C++: `namespace a::b::c` and `namespace a { namespace b {` define each name, each in the one before, and what follows is in the last', () => {
+    table([
+      [
+        'a.hpp',
+        'namespace boost { namespace mpl {\nstruct X {};\n}}\nnamespace boost::numeric::ublas::detail {\n  void f() {\n  }\n}\ninline namespace v1 { namespace detail {\n}}\nnamespace fs = std::filesystem;\n',
+        ['1 namespace boost', '1 namespace mpl (boost)', '2 struct X', '4 namespace boost', '4 namespace numeric (boost)', '4 namespace ublas (numeric)', '4 namespace detail (ublas)', '5 function f (detail)', '8 namespace v1', '8 namespace detail (v1)', '10 namespace fs'],
+      ],
+    ]);
+    // CRLF line ends (table() checks each line against the prefilter without its `\r` removed).
+    expect(describeSymbols('a.hpp', 'namespace a {\r\n  namespace b { namespace c {\r\n    int g(int x) {\r\n    }\r\n}}}\r\n')).toEqual(['1 namespace a', '2 namespace b (a)', '2 namespace c (b)', '3 function g (c)']);
+  });
+
   it('C++: keywords, calls going on and owner-qualified calls are no functions: `asm volatile(`, `bool (isnan)(`, `c2, pdiv(`, `internal::f<T>::run(`, `std::cout << f(x)`', () => {
     table([
       [

@@ -37,7 +37,7 @@ const GROUP_ENTRY = /\t([A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*((?:[ \t]+[\w
 /** The rule an entry is recorded as, per kind code. */
 const GROUP_RULES: CompiledRule[] = [];
 for (const kind of [CONSTANT, VARIABLE, TYPE, STRUCT, INTERFACE]) {
-  GROUP_RULES[kind] = { re: GROUP_ENTRY, hint: [], kindCode: kind, inClassCode: -1, withOwnerCode: -1, scope: 0, scopeOnly: false, member: false, topLevel: false, ctorByName: false, shape: false, notNames: NOT_NAMES };
+  GROUP_RULES[kind] = { re: GROUP_ENTRY, hint: [], kindCode: kind, inClassCode: -1, withOwnerCode: -1, scope: 0, scopeOnly: false, member: false, topLevel: false, ctorByName: false, shape: false, notNames: NOT_NAMES, then: null };
 }
 
 /**
@@ -140,8 +140,24 @@ export class FileExtractor {
     while (m[g] === undefined) g++;
     const i = matcher.ruleAt[g]!;
     const indent = indentOf(s, from);
-    if (this.apply(matcher.rules[i]!, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], m.index + m[0].length - from, line, indent)) return;
+    const rule = matcher.rules[i]!;
+    const end = m.index + m[0].length - from;
+    if (this.apply(rule, m[matcher.nameGroup[i]!], m[matcher.ownerGroup[i]!], end, line, indent)) {
+      if (rule.then !== null) this.more(rule, rule.then, s, from, to, end, line, indent);
+      return;
+    }
     this.laterRules(i + 1, line, s.slice(from, to), indent);
+  }
+
+  /** A rule's further definitions on the line (Rule.then), each nested in the one before it at the same indentation. */
+  private more(rule: CompiledRule, then: RegExp, s: string, from: number, to: number, end: number, line: number, indent: number): void {
+    for (;;) {
+      then.lastIndex = from + end;
+      const m = then.exec(s);
+      if (m === null || m.index + m[0].length > to) return;
+      end = m.index + m[0].length - from;
+      if (!this.apply(rule, m[1], undefined, end, line, indent, true)) return;
+    }
   }
 
   /**
@@ -227,17 +243,21 @@ export class FileExtractor {
       if (!hasHint(text, rule.hint)) continue;
       const r = rule.re.exec(text);
       if (!r?.groups) continue;
-      if (this.apply(rule, r.groups.name, r.groups.owner, r.index + r[0].length, line, indent)) return;
+      if (this.apply(rule, r.groups.name, r.groups.owner, r.index + r[0].length, line, indent)) {
+        if (rule.then !== null) this.more(rule, rule.then, text, 0, text.length, r.index + r[0].length, line, indent);
+        return;
+      }
     }
   }
 
   /** `end`: where the match ended, which is where the name (or owner) ends. */
-  private apply(rule: CompiledRule, name: string | undefined, owner: string | undefined, end: number, line: number, indent: number): boolean {
+  /** `nested`: in the scope the last definition opened, whatever its indentation (Rule.then). */
+  private apply(rule: CompiledRule, name: string | undefined, owner: string | undefined, end: number, line: number, indent: number, nested = false): boolean {
     if (rule.topLevel && indent !== 0) return false;
     // Scopes end where a definition at the same or a smaller indentation starts.
     const scopeKey = this.scopeKey;
     let top = this.depth;
-    while (top > 0 && scopeKey[top - 1]! >> 1 >= indent) top--;
+    while (!nested && top > 0 && scopeKey[top - 1]! >> 1 >= indent) top--;
     const inClass = top > 0 && (scopeKey[top - 1]! & 1) === 1;
     if (rule.member && !inClass) return false;
     if (rule.scopeOnly) {
@@ -323,6 +343,7 @@ interface CompiledRule {
   ctorByName: boolean;
   shape: boolean;
   notNames: ReadonlySet<string>;
+  then: RegExp | null;
 }
 
 interface Matcher {
@@ -409,6 +430,7 @@ function matcherOf(language: Language): Matcher {
     ctorByName: r.ctorByName === true,
     shape: r.shape === true,
     notNames: r.notNames ?? NOT_NAMES,
+    then: r.then ?? null,
   }));
   const ruleAt = Int32Array.from(groupRule);
   // `(?![ \t])` after the indentation: giving back a blank cannot help an alternative (none starts

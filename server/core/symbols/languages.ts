@@ -28,6 +28,12 @@ export interface Rule {
   shape?: boolean;
   /** The statement words a shape rule refuses, when not every language's (`lock`, `print`, `with` are Java method names). */
   notNames?: ReadonlySet<string>;
+  /**
+   * More definitions of this rule further on the line: a sticky pattern tried where the last name
+   * ended, its group 1 the next name, each nested in the one before (`namespace a { namespace b {`,
+   * `namespace a::b::c`). Blanks are spaces and tabs; it never goes past the line's end.
+   */
+  then?: RegExp;
 }
 
 export interface Language {
@@ -286,7 +292,14 @@ const cpp: Language = {
     { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?class\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['class'], kind: 'class', scope: 'class' },
     // A definition (`{`, a base type, or the line's end), not a use (`enum E x;`) or an opaque declaration (`enum class byte : unsigned char;`).
     { re: re(String.raw`^\s*(?:typedef\s+)?enum\s+(?:class\s+|struct\s+)?${C_ATTRS}(?<name>{ID})\s*(?::[^;{]*)?(?:\{.*)?$`), hint: ['enum'], kind: 'enum', scope: 'class' },
-    { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>{ID}(?:::{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
+    // `namespace a::b::c {` and `namespace a { namespace b {` define each name, each in the one before (as ctags has them).
+    {
+      re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>{ID})`),
+      hint: ['namespace'],
+      kind: 'namespace',
+      scope: 'block',
+      then: new RegExp(String.raw`(?:::|[ \t]*\{[ \t]*(?:inline[ \t]+)?namespace[ \t]+)(${ID})`, 'y'),
+    },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})\(`), hint: ['define'], kind: 'function' },
     { re: re(String.raw`^\s*#\s*define\s+(?<name>{ID})`), hint: ['define'], kind: 'constant' },
     // Function-pointer typedefs name `(*Name)` or `(MACRO Name)`, not their return type; macro-wrapped types (`STACK_OF(X) Name;`).
