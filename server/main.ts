@@ -99,11 +99,6 @@ if (argv[0] === 'mcp') {
   process.exit(0);
 }
 
-// ripgrep's helper process, started now while this process is small: searches fork ripgrep from it,
-// not from the indexed server (workspace/search/ripgrepHelper.ts). Without it ripgrep is spawned directly,
-// as on Windows, where libuv's IPC passes only TCP sockets, not pipes.
-if (process.platform !== 'win32') startRipgrepHelper(process.execPath);
-
 // A reader that survives malformed frames (the stock one stops reading after a bad header), behind
 // the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock
 // stdio set-up does.
@@ -175,6 +170,11 @@ startServer(connection, {
       }
     },
   },
+  // ripgrep's helper process, started once `initialize` is answered (spawning it costs the answer 10-20 ms)
+  // and while this process is still small (the index is built after `initialized`): searches fork ripgrep
+  // from it, not from the indexed server (workspace/search/ripgrepHelper.ts). Until it runs, and without it
+  // (Windows, where libuv's IPC passes only TCP sockets, not pipes), ripgrep is spawned directly.
+  afterInitialize: process.platform !== 'win32' ? () => void startRipgrepHelper(process.execPath) : undefined,
   // Polled every 200 ms, so that the server is gone within a second of its client.
   watchClientProcess: (pid) => {
     const timer = setInterval(() => {

@@ -55,6 +55,8 @@ const EDITOR_REQUESTER = 'editor';
 export interface ServerHooks {
   /** Called with the client's processId from initialize, so main can exit when it dies. */
   watchClientProcess?: (pid: number) => void;
+  /** Called once `initialize` is answered (on the next turn of the event loop): work that need not delay the answer. */
+  afterInitialize?: () => void;
   /** Whether a process is alive (to keep another live editls's temp files during the start-up sweep). */
   isProcessAlive?: (pid: number) => boolean;
   /** Called when the client sends `shutdown` (main then exits 0 when stdin ends). */
@@ -139,6 +141,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     client.initialize(params);
     folders.initialize(params);
     if (typeof params.processId === 'number') hooks.watchClientProcess?.(params.processId);
+    if (hooks.afterInitialize) setImmediate(hooks.afterInitialize);
     return { capabilities: serverCapabilities(client.encoding), serverInfo: { name: 'editls', version: SERVER_VERSION } };
   });
 

@@ -9,6 +9,7 @@ import { runMcpBench } from './mcpBench.mjs';
 import { runMcpStartBench } from './mcpStartBench.mjs';
 import { runSymbolQuality } from './symbolQuality.mjs';
 import { runDuringBuildBench } from './duringBuildBench.mjs';
+import { runStartBench } from './startBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
@@ -18,6 +19,7 @@ results.push(...(await runSearchAndReplaceBench()));
 results.push(...(await runReplaceInFilesBench()));
 results.push(...(await runMcpBench()));
 results.push(...(await runMcpStartBench()));
+results.push(...(await runStartBench({ print: false })));
 results.push(...(await runSymbolQuality({ print: false })));
 results.push(...(await runDuringBuildBench()));
 

@@ -443,9 +443,14 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     expect(await waitFor(() => isGone(spare!))).toBe(true);
   });
 
-  it('editls --stdio starts one helper, and the helper exits when editls is killed', async () => {
+  it('editls --stdio starts one helper once initialize is answered (not before: it would delay the answer), and the helper exits when editls is killed', async () => {
     const server = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
+      const answered = new Promise<void>((resolve) => server.stdout.once('data', () => resolve()));
+      // The helper comes on the turn after the answer.
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+      server.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await answered;
       expect(await waitFor(() => childrenOf(server.pid!).length === 1)).toBe(true);
       const [helperPid] = childrenOf(server.pid!);
       expect(commandLine(helperPid!)[1]).toBe('-e');

@@ -50,7 +50,12 @@ export function decodeBytesLine(bytes: Uint8Array, byteOffsets: readonly number[
   };
 }
 
-const segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : undefined;
+/** Made on first use: building one loads ICU's break data, about 10 ms that every start-up would pay. */
+let segmenter: Intl.Segmenter | null | undefined;
+function graphemes(): Intl.Segmenter | null {
+  if (segmenter === undefined) segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  return segmenter;
+}
 
 /**
  * Cuts `text` to at most `maxChars` characters (code points), moved back to a grapheme boundary so an
@@ -67,6 +72,7 @@ export function truncateLine(text: string, maxChars: number): { text: string; tr
     count++;
   }
   if (cut >= text.length) return { text, truncated: false };
+  const segmenter = graphemes();
   if (segmenter) {
     const from = Math.max(0, cut - 64);
     let boundary = from;
