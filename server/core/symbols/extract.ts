@@ -250,8 +250,10 @@ export class FileExtractor {
     }
   }
 
-  /** `end`: where the match ended, which is where the name (or owner) ends. */
-  /** `nested`: in the scope the last definition opened, whatever its indentation (Rule.then). */
+  /**
+   * `end`: where the match ended, which is where the name (or owner) ends. `nested`: the definition
+   * goes in the scope the last definition opened, whatever its indentation (Rule.then).
+   */
   private apply(rule: CompiledRule, name: string | undefined, owner: string | undefined, end: number, line: number, indent: number, nested = false): boolean {
     if (rule.topLevel && indent !== 0) return false;
     // Scopes end where a definition at the same or a smaller indentation starts.
