@@ -44,8 +44,9 @@ await build({
   format: 'esm',
   sourcemap: 'linked',
   // Minified: about 10 ms less parsing at start-up (initialize is answered sooner); the linked source
-  // map keeps stack traces readable with node --enable-source-maps.
-  minify: true,
+  // map keeps stack traces readable with node --enable-source-maps. EDITLS_NO_MINIFY=1 keeps the
+  // names, for CPU profiles (BENCH_SERVER_NODE_ARGS="--cpu-prof" in test/bench/server.mjs).
+  minify: process.env.EDITLS_NO_MINIFY !== '1',
   external: ['@vscode/ripgrep'],
   plugins: [noAjv, zodEnglishOnly],
   banner: {

@@ -11,7 +11,9 @@ const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..
 export async function startServer(root, initializationOptions, { applyEdit = () => ({ applied: true }) } = {}) {
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/u).filter((a) => a !== '');
-  const proc = spawn(process.execPath, [...nodeArgs, SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // BENCH_SERVER_THREADPOOL: libuv threadpool size for the server alone (UV_THREADPOOL_SIZE).
+  const env = process.env.BENCH_SERVER_THREADPOOL ? { ...process.env, UV_THREADPOOL_SIZE: process.env.BENCH_SERVER_THREADPOOL } : process.env;
+  const proc = spawn(process.execPath, [...nodeArgs, SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env });
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
   conn.onRequest('workspace/configuration', () => [null]);
   conn.onRequest('workspace/applyEdit', applyEdit);
