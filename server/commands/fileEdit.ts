@@ -146,7 +146,7 @@ export function editResult(
     noun?: Noun | undefined;
     extra?: Record<string, unknown> | undefined;
     maxDiffChars?: number | undefined;
-    /** resultDiffs(changes, maxDiffChars), when the command worked them out already (e.g. while its writes waited on the disk). */
+    /** resultDiffs(changes, diffPlan(changes.length, maxDiffChars)), when the command worked them out already (e.g. while its writes waited on the disk). */
     diffs?: readonly ResultDiff[] | undefined;
   } = {},
 ): EditResult {
@@ -155,7 +155,7 @@ export function editResult(
   // After a review, only what landed is reported (a file left out is not; one applied in part by its own diff).
   const landed = outcome.landed;
   const shown = landed ? landed.flatMap((c, i) => (c === null ? [] : [{ c, via: outcome.via[i] ?? null }])) : changes.map((c, i) => ({ c, via: outcome.via[i] ?? null }));
-  const diffs = (!landed && options.diffs) || resultDiffs(shown.map((s) => s.c), budget);
+  const diffs = (!landed && options.diffs) || resultDiffs(shown.map((s) => s.c), diffPlan(shown.length, budget));
   const files: FileResult[] = shown.map(({ c, via }, i) => ({
     path: c.snapshot.resolved.relPath,
     uri: c.snapshot.uri,
@@ -164,6 +164,7 @@ export function editResult(
     via,
     diff: diffs[i]!.text,
   }));
+  const omitted = diffs.reduce((n, d) => n + (d.omitted ? 1 : 0), 0);
   const leftOut = landed ? landed.flatMap((c, i) => (c === null ? [changes[i]!.snapshot.resolved.relPath] : [])) : [];
   const inPart = landed ? landed.flatMap((c, i) => (c !== null && c !== changes[i] ? [c.snapshot.resolved.relPath] : [])) : [];
   const message =
@@ -178,13 +179,14 @@ export function editResult(
     filesChanged: files.length,
     replacements: files.reduce((n, f) => n + f.replacements, 0),
     files,
-    unifiedDiff: files.map((f) => f.diff).join(''),
+    unifiedDiff: files.map((f) => f.diff).join('') + (omitted > 0 ? omittedNotice(omitted) : ''),
     ...(outcome.edit ? { edit: outcome.edit } : {}),
     ...(outcome.editOmitted ? { editOmitted: outcome.editOmitted } : {}),
     message,
     ...(outcome.notes.length > 0 ? { notes: outcome.notes } : {}),
     ...(options.extra ?? {}),
     ...(diffs.some((d) => d.truncated) ? { diffTruncated: true } : {}),
+    ...(omitted > 0 ? { diffsOmitted: omitted } : {}),
     ...(preview ? { previewId: options.previewId } : {}),
   };
 }
@@ -192,16 +194,48 @@ export function editResult(
 export interface ResultDiff {
   text: string;
   truncated: boolean;
+  /** Left out (text ''): the result's diffs had used up their share (diffPlan). */
+  omitted?: true;
 }
 
-/** Each change's unified diff for the result, each cut at `budget` characters. */
-export function resultDiffs(changes: readonly PlannedChange[], budget: number): ResultDiff[] {
-  return changes.map((c) => {
+/** The diffs of a result with several files share about this many characters (or one file's budget, when larger). */
+export const TOTAL_DIFF_CHARS = 200_000;
+/** Each file's diff gets at least this many characters, as long as the share lasts. */
+const MIN_FILE_DIFF_CHARS = 2_000;
+
+/** How a result's diffs are cut: each at `perFile` characters (0 = unlimited), the first `files` of them given one. */
+export interface DiffPlan {
+  perFile: number;
+  files: number;
+}
+
+/**
+ * The diffs of `n` files under a per-file `budget` (0 = unlimited): one file keeps its budget; several
+ * share max(TOTAL_DIFF_CHARS, budget) characters, each cut at its part of that (at least
+ * MIN_FILE_DIFF_CHARS, at most the budget), and the files past the share get none. So a result's
+ * diffs stay within that total for any number of files (20,000 changed files once answered 16 MB).
+ */
+export function diffPlan(n: number, budget: number): DiffPlan {
+  if (budget <= 0) return { perFile: 0, files: n };
+  const total = Math.max(TOTAL_DIFF_CHARS, budget);
+  const perFile = Math.min(budget, Math.max(MIN_FILE_DIFF_CHARS, Math.floor(total / Math.max(1, n))));
+  return { perFile, files: Math.min(n, Math.floor(total / perFile)) };
+}
+
+/** Each change's unified diff for the result, as `plan` says (the files past its share get none). */
+export function resultDiffs(changes: readonly PlannedChange[], plan: DiffPlan): ResultDiff[] {
+  return changes.map((c, i) => {
+    if (i >= plan.files) return { text: '', truncated: true, omitted: true };
     const f = asInFile(c);
     return c.created
-      ? cutDiff(unifiedDiff(c.snapshot.resolved.relPath, null, f.after, f.edits), budget)
-      : boundedDiff(c.snapshot.resolved.relPath, f.before, f.after, f.edits, budget);
+      ? cutDiff(unifiedDiff(c.snapshot.resolved.relPath, null, f.after, f.edits), plan.perFile)
+      : boundedDiff(c.snapshot.resolved.relPath, f.before, f.after, f.edits, plan.perFile);
   });
+}
+
+/** The line closing a unified diff whose last files' diffs were left out. */
+function omittedNotice(n: number): string {
+  return `[diffs of ${n} more file${n === 1 ? '' : 's'} left out: a result's diffs share about ${TOTAL_DIFF_CHARS.toLocaleString('en-US')} characters; \`files\` and \`edit\` list every change]\n`;
 }
 
 /**

@@ -11,14 +11,12 @@ import type { PlannedChange } from './ports/apply.js';
 import type { FilesPort, ResolvedPath } from './ports/files.js';
 import type { ProgressPort } from './ports/progress.js';
 import type { SearchPort } from './ports/search.js';
-import { editResult, resultDiffs, type EditPorts, type EditResult, type ResultDiff } from './fileEdit.js';
+import { diffPlan, editResult, resultDiffs, TOTAL_DIFF_CHARS, type EditPorts, type EditResult, type ResultDiff } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 
 const ID = 'editls.replaceInFiles';
 const DEFAULT_MAX_FILES = 1000;
-/** Diffs of all files together are cut around this size (each file gets its share, at least 2,000 characters). */
-const TOTAL_DIFF_CHARS = 200_000;
 /** Files read ahead of the one being matched. */
 const READ_AHEAD = 16;
 /** Progress shows when the command takes longer than this (a client-sent token shows at once). */
@@ -189,19 +187,20 @@ async function finish(
     const value: EditResult = { success: true, status: mode === 'preview' ? 'preview' : 'applied', applied: mode !== 'preview', filesChanged: 0, replacements: 0, files: [], unifiedDiff: '', edit: { changes: {} }, message, ...extra };
     return { ok: true, value };
   }
-  const maxDiffChars = Math.max(2_000, Math.floor(TOTAL_DIFF_CHARS / changes.length));
+  // The diffs share TOTAL_DIFF_CHARS (each file's part of it, at least 2,000 characters, as long as it lasts).
+  const maxDiffChars = TOTAL_DIFF_CHARS;
   // The result's diffs are worked out while the disk writes wait on the disk (or after, if they never do).
   let diffs: ResultDiff[] | undefined;
-  const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}`, whileWriting: () => (diffs ??= resultDiffs(changes, maxDiffChars)) });
+  const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}`, whileWriting: () => (diffs ??= resultDiffs(changes, diffPlan(changes.length, maxDiffChars))) });
   if (!outcome.ok) return outcome;
   // Where the time went (ms): listing the files (ripgrep), reading and matching them, applying (editor +
-  // disk, checks included), and of the disk part: temp files written, fsynced, renamed.
+  // disk, checks included), and of the disk part: temp files written and fsynced (one step), renamed.
   const disk = outcome.diskTimings;
   const spent = {
     listMs: round(timings.listMs),
     computeMs: round(timings.computeMs),
     applyMs: round(performance.now() - applyStart),
-    ...(disk ? { writeMs: round(disk.writeMs), fsyncMs: round(disk.fsyncMs), renameMs: round(disk.renameMs) } : {}),
+    ...(disk ? { writeMs: round(disk.writeMs), renameMs: round(disk.renameMs) } : {}),
   };
   const previewId = mode === 'preview' ? ctx.previews.add(ID, changes) : undefined;
   const value = editResult(ctx, ID, changes, outcome, { previewId, extra: { ...extra, timings: spent }, maxDiffChars, diffs });

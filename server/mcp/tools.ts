@@ -73,6 +73,7 @@ const OUTPUT: Record<ToolSpec['render'], ToolSpec['outputSchema']> = {
     files: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, replacements: { type: 'integer' }, created: { type: 'boolean' }, via: { enum: ['editor', 'disk', null] } } } },
     previewId: { type: 'string' },
     diffTruncated: { type: 'boolean' },
+    diffsOmitted: { type: 'integer', description: "Files whose diff was left out: a result's diffs share about 200,000 characters." },
   }),
   read: object({
     path: { type: 'string' },

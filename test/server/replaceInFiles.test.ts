@@ -17,6 +17,8 @@ const { cleanups, setup, start } = serverFixture();
 
 const RIF = 'editls.replaceInFiles';
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** `needle`, found by a regex that does several times the work of `ne+dle` at every position. */
+const SLOW_NEEDLE = 'ne+dle|[a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ zzz';
 const UTF16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
 
 describe('which files', () => {
@@ -251,6 +253,27 @@ describe('previews, undo, progress, size', () => {
     expect(kinds[kinds.length - 1]).toBe('end');
   });
 
+  it('the diffs of many files share about 200,000 characters: 2,000 each for the first 100 files, the rest left out and counted', async () => {
+    const files: Record<string, string> = {};
+    const body = Array.from({ length: 40 }, (_, k) => `${'x'.repeat(70)} needle ${k}\n`).join('');
+    for (let i = 0; i < 300; i++) files[`d${i % 3}/f${String(i).padStart(3, '0')}.txt`] = body;
+    const ws = setup(files);
+    const client = await start(ws);
+    const r = await client.exec(RIF, { search: 'needle', replace: 'pin' });
+    expect(r).toMatchObject({ filesChanged: 300, replacements: 12_000, diffTruncated: true, diffsOmitted: 200 });
+    const withDiff = r.files.filter((f: { diff: string }) => f.diff !== '');
+    expect(withDiff).toHaveLength(100);
+    for (const f of withDiff) {
+      expect(f.diff.length).toBeLessThan(2_000 + 200);
+      expect(f.diff).toContain('[diff truncated: ');
+    }
+    expect(r.files.slice(100).every((f: { diff: string }) => f.diff === '')).toBe(true);
+    expect(r.unifiedDiff.length).toBeLessThan(200_000 + 100 * 200 + 300);
+    expect(r.unifiedDiff.endsWith("[diffs of 200 more files left out: a result's diffs share about 200,000 characters; `files` and `edit` list every change]\n")).toBe(true);
+    // Every change is still in the edit and on disk.
+    expect(ws.read('d2/f299.txt')).toBe(body.replaceAll('needle', 'pin'));
+  });
+
   it('$/cancelRequest and the progress cancel, while files are matched, answer cancelled and change nothing', async () => {
     const files: Record<string, string> = {};
     const body = 'lorem ipsum dolor sit amet needle consectetur\n'.repeat(2000);
@@ -258,7 +281,9 @@ describe('previews, undo, progress, size', () => {
     const ws = setup(files);
     const client = await start(ws, { capabilities: CAPS_VSCODE });
     // A regex (every file is read and matched in the regex worker) is slow enough to cancel mid-way,
-    // once the first progress report says files are being matched.
+    // once the first progress report says files are being matched: its second branch, which never
+    // matches, walks six words at every position (a busy machine's round trip to the client and back
+    // must not outlast the matching).
     const reported = (token: string) =>
       new Promise<void>((resolve) => {
         const timer = setInterval(() => {
@@ -270,7 +295,7 @@ describe('previews, undo, progress, size', () => {
       });
     const source = new CancellationTokenSource();
     const first = reported('rif-0');
-    const pending = client.conn.sendRequest('workspace/executeCommand', { command: RIF, arguments: [{ search: 'ne+dle', replace: 'pin', use_regex: true }], workDoneToken: 'rif-0' }, source.token);
+    const pending = client.conn.sendRequest('workspace/executeCommand', { command: RIF, arguments: [{ search: SLOW_NEEDLE, replace: 'pin', use_regex: true }], workDoneToken: 'rif-0' }, source.token);
     await first;
     source.cancel();
     const error = await pending.then(
@@ -279,7 +304,7 @@ describe('previews, undo, progress, size', () => {
     );
     expect(error?.data?.kind).toBe('cancelled');
     const began = reported('rif-1');
-    const second = client.conn.sendRequest('workspace/executeCommand', { command: RIF, arguments: [{ search: 'ne+dle', replace: 'pin', use_regex: true }], workDoneToken: 'rif-1' });
+    const second = client.conn.sendRequest('workspace/executeCommand', { command: RIF, arguments: [{ search: SLOW_NEEDLE, replace: 'pin', use_regex: true }], workDoneToken: 'rif-1' });
     await began;
     await client.conn.sendNotification('window/workDoneProgress/cancel', { token: 'rif-1' });
     const error2 = await second.then(

@@ -119,6 +119,36 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
     for (const rel of rels) expect(ws.read(rel)).toBe(`new ${rel}\n`);
   });
 
+  it('a large batch (temp files written and fsynced through the threadpool) runs the caller\'s work once every temp file is written, before any file is replaced', async () => {
+    const rels = Array.from({ length: 100 }, (_, i) => `d${i % 7}/f${i}.ts`);
+    for (const rel of rels) ws.write(rel, `old ${rel}\n`);
+    const seen: { old: number; temps: number }[] = [];
+    const r = await writeFilesAtomic(
+      rels.map((rel) => item(rel, `new ${rel}\n`)),
+      { whileSyncing: () => seen.push({ old: rels.filter((rel) => ws.read(rel) === `old ${rel}\n`).length, temps: tempsUnder(ws.root).length }) },
+    );
+    expect(r.ok).toBe(true);
+    expect(seen).toEqual([{ old: 100, temps: 100 }]);
+    for (const rel of rels) expect(ws.read(rel)).toBe(`new ${rel}\n`);
+    expect(tempsUnder(ws.root)).toEqual([]);
+  });
+
+  it('a large batch meeting a stale file while the threadpool writes its temp files writes nothing and leaves no temp file or descriptor', async () => {
+    const rels = Array.from({ length: 200 }, (_, i) => `d${i % 5}/f${i}.ts`);
+    for (const rel of rels) ws.write(rel, 'old\n');
+    const before = openFds();
+    const items = rels.map((rel) => item(rel, 'new\n'));
+    writeFileSync(ws.file(rels[150]!), 'changed meanwhile\n');
+    const r = await writeFilesAtomic(items);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.kind).toBe('stale');
+    for (const [i, rel] of rels.entries()) expect(ws.read(rel)).toBe(i === 150 ? 'changed meanwhile\n' : 'old\n');
+    expect(tempsUnder(ws.root)).toEqual([]);
+    const end = Date.now() + 2000;
+    while (openFds() > before && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
+    expect(openFds()).toBe(before);
+  });
+
   it('a failing piece of the caller\'s work does not stop the batch', async () => {
     for (const rel of ['a.ts', 'b.ts']) ws.write(rel, 'old\n');
     const r = await writeFilesAtomic(['a.ts', 'b.ts'].map((rel) => item(rel, 'new\n')), {

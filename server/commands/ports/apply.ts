@@ -34,8 +34,8 @@ export interface ApplyOutcome {
   editOmitted?: EditOmitted;
   /** Human notes, e.g. "save the buffer: the editor holds the edit unsaved". */
   notes: string[];
-  /** A multi-file disk write's split (ms): temp files written, fsynced, then renamed and checked. */
-  diskTimings?: { writeMs: number; fsyncMs: number; renameMs: number };
+  /** A multi-file disk write's split (ms): temp files written and fsynced (one step), then renamed and checked. */
+  diskTimings?: { writeMs: number; renameMs: number };
   /**
    * After a person's review (VS Code's Refactor Preview), the changes as they landed, same order:
    * null for one left out (unticked; its `via` is null too), a copy holding only the edits that

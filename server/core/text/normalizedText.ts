@@ -229,7 +229,7 @@ export class NormalizedText {
     // with a cursor instead of a search.
     const edits: SpanEdit[] = new Array(n);
     let count = 0;
-    let out = '';
+    const parts: string[] = [];
     let cursor = 0;
     let crlfSeen = 0;
     let prevEnd = 0;
@@ -327,15 +327,16 @@ export class NormalizedText {
         if (edited.charCodeAt(edited.length - 1) === CR && original.charCodeAt(end) === LF) edited += '\n';
       }
       edits[count++] = { start, end, newText: edited };
-      // The new original grows piece by piece (a rope V8 flattens once, cheaper than joining 2n parts).
-      out += original.slice(cursor, start);
-      out += edited;
+      // The new original's pieces, joined once at the end: a flat string. (Grown as a rope it is
+      // flattened when it is encoded for the disk: 125-170 ms instead of 40-58 for the 124 MB of a
+      // 4,118-file replaceInFiles, building it no cheaper.)
+      parts.push(original.slice(cursor, start), edited);
       cursor = end;
     }
     edits.length = count;
     if (count === 0) return { edits, newOriginal: original };
-    out += original.slice(cursor);
-    return { edits, newOriginal: out };
+    parts.push(original.slice(cursor));
+    return { edits, newOriginal: parts.join('') };
   }
 }
 

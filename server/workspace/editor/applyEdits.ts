@@ -12,7 +12,7 @@ import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via } from '
 import type { ClientTraits } from '../../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../../protocol/toProto.js';
 import type { Settings } from '../../settings.js';
-import { writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from '../disk/atomicWrite.js';
+import { bytesOf, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from '../disk/atomicWrite.js';
 import { mapLimited } from '../limited.js';
 import { encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -507,7 +507,7 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
   const item = await diskWrite(c);
   if (!item.ok) return item;
   // writeFileAtomic checks the stamp again right before its rename, and the replaced file right after.
-  return writeFileAtomic(item.write.absPath, item.write.data, item.write.displayPath, item.write.options);
+  return writeFileAtomic(item.write.absPath, bytesOf(item.write), item.write.displayPath, item.write.options);
 }
 
 /** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
@@ -537,7 +537,7 @@ async function diskWrite(c: PlannedChange): Promise<Result<{ write: BatchWrite }
     ok: true,
     write: {
       absPath: resolved.absPath,
-      data: encodeText(c.newText, disk.encoding, disk.bom),
+      data: () => encodeText(c.newText, disk.encoding, disk.bom),
       displayPath: resolved.relPath,
       options: { mode: disk.mode, within: resolved.folder, expect: { stamp: now.stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) } },
     },
