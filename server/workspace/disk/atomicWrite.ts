@@ -408,6 +408,9 @@ const PUBLISH_WINDOW = 256;
 /** fsyncs (and folder fsyncs, looks after the rename) in flight at once in a batch: each temp file stays open from its write to its fsync. */
 const FSYNC_CONCURRENCY = 64;
 
+/** Batches of at least this many files create and write their temp files through the threadpool. */
+const POOL_STAGING_MIN = 64;
+
 /**
  * How many descriptors a batch may hold at once: half of what the process may still open (its soft
  * RLIMIT_NOFILE, read from /proc/self/limits, less what is open now), at most 256 and at least 8.
@@ -458,33 +461,49 @@ export async function writeFilesAtomic(
       if (!pinned.ok) return none(pinned);
       folders.set(dir, pinned.folder);
     }
-    // Temp files are created and written through the threadpool, `openMax` at a time, each fsynced as
-    // soon as it is written (the main thread only checks; the pool waits on the disk). Once the last
-    // is written, the caller's CPU work runs while the last fsyncs wait on the disk.
+    // A large batch's temp files are created and written through the threadpool, `openMax` at a time,
+    // each fsynced as soon as it is written (the main thread only checks; the pool waits on the
+    // disk); a small one's in synchronous calls (cheaper than the threadpool's round trips), then
+    // fsynced all at once. Once the last is written, the caller's CPU work runs while the last
+    // fsyncs wait on the disk.
     const budget = descriptorBudget();
     const openMax = Math.min(FSYNC_CONCURRENCY, budget);
+    const whileSyncing = () => {
+      try {
+        options.whileSyncing?.();
+      } catch {
+        // the caller's own work: it does it again (and sees the error) after the batch
+      }
+    };
     let failed: Failure | undefined;
-    let written = 0;
-    await eachLimited(items.length, openMax, async (i) => {
-      if (failed) return;
-      const item = items[i]!;
-      const r = await stageInPool(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
-      if (!r.ok) {
-        failed ??= r;
-        return;
+    // (A small batch holds every temp file open until its fsync: at most `budget` of them.)
+    if (items.length < POOL_STAGING_MIN && items.length <= budget) {
+      for (const [i, item] of items.entries()) {
+        const r = stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
+        if (!r.ok) return none(r);
+        staged[i] = r.staged;
+        await breathe();
       }
-      staged[i] = r.staged;
-      const syncing = syncStaged(r.staged);
-      if (++written === items.length) {
-        try {
-          options.whileSyncing?.();
-        } catch {
-          // the caller's own work: it does it again (and sees the error) after the batch
+      const syncing = mapLimited(staged, openMax, (st) => syncStaged(st!));
+      whileSyncing();
+      failed = (await syncing).find((r): r is Failure => !r.ok);
+    } else {
+      let written = 0;
+      await eachLimited(items.length, openMax, async (i) => {
+        if (failed) return;
+        const item = items[i]!;
+        const r = await stageInPool(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
+        if (!r.ok) {
+          failed ??= r;
+          return;
         }
-      }
-      const synced = await syncing;
-      if (!synced.ok) failed ??= synced;
-    });
+        staged[i] = r.staged;
+        const syncing = syncStaged(r.staged);
+        if (++written === items.length) whileSyncing();
+        const synced = await syncing;
+        if (!synced.ok) failed ??= synced;
+      });
+    }
     if (failed) return none(failed);
     // Every temp file is durable before any is published.
     const durable = performance.now();
