@@ -10,6 +10,7 @@ import { runMcpStartBench } from './mcpStartBench.mjs';
 import { runSymbolQuality } from './symbolQuality.mjs';
 import { runDuringBuildBench } from './duringBuildBench.mjs';
 import { runStartBench } from './startBench.mjs';
+import { runSymbolScaleBench } from './symbolScaleBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
@@ -22,6 +23,7 @@ results.push(...(await runMcpStartBench()));
 results.push(...(await runStartBench({ print: false })));
 results.push(...(await runSymbolQuality({ print: false })));
 results.push(...(await runDuringBuildBench()));
+results.push(...(await runSymbolScaleBench()));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');
