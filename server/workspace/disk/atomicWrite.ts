@@ -2,9 +2,9 @@
 // then renamed (or hard-linked, for exclusive creation) over the target, so readers see old or new,
 // never half; the file and its folder are checked again right before the rename, and after it.
 // The short steps are synchronous calls (a threadpool round trip costs ~10x the call); what waits on
-// the disk goes through the threadpool: the fsyncs, and in a batch the temp files' creation and
-// writing too (creating a file costs the file system ~0.1-0.2 ms, thousands of them the main thread's
-// time), 64 at a time.
+// the disk goes through the threadpool: the fsyncs, and in a batch of 64 files or more the temp
+// files' creation and writing too (creating a file costs the file system ~0.1-0.2 ms: thousands of
+// them would hold the main thread), 64 at a time.
 
 import { randomBytes } from 'node:crypto';
 import { accessSync, close, closeSync, readdirSync, readFileSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, open as openFile, openSync, renameSync, write, writeSync, type BigIntStats } from 'node:fs';
