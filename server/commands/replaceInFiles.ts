@@ -102,6 +102,10 @@ export const replaceInFilesCommand = defineCommand({
         async () => {
           const changes: PlannedChange[] = [];
           const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
+          // The change is gathered in memory before anything is written: refused (too_large) as soon
+          // as what it holds could not fit in the heap, rather than crash the server half-way.
+          const room = ctx.memoryRoom();
+          let held = 0;
           let scanned = 0;
           let matches = 0;
           // Files are read a few ahead of the one being matched (reads wait on I/O, matching on the CPU).
@@ -136,6 +140,8 @@ export const replaceInFilesCommand = defineCommand({
               }
               changes.push({ snapshot, newText: done.newText, edits: done.edits, created: false, replacements: done.replacements });
               matches += done.replacements;
+              held += heldBytes(snapshot.text.length, done.newText.length, done.edits.length);
+              if (held > room) return tooMuchText(a.search, held, room, scanned, targets.length);
               // Refused as soon as the count passes max_files: the rest of the files are not read.
               if (changes.length > maxFiles) return tooManyFiles(a.search, maxFiles, scanned, targets.length);
             }
@@ -161,6 +167,26 @@ function tooManyFiles(search: string, maxFiles: number, scanned: number, candida
     filesScanned: scanned,
     candidates,
   });
+}
+
+/**
+ * What a changed file costs the heap until the command answers, in bytes (an estimate on the safe
+ * side): its old and new text at two bytes a character (UTF-16 strings), again as much for what is
+ * built from them (the TextEdits, the diffs, the answer, garbage not yet collected), and about 300
+ * bytes per edit for the edit objects and their TextEdits.
+ */
+function heldBytes(oldChars: number, newChars: number, edits: number): number {
+  return 4 * (oldChars + newChars) + 300 * edits;
+}
+
+function tooMuchText(search: string, held: number, room: number, scanned: number, candidates: number) {
+  const what = search.length > 40 ? 'the search' : JSON.stringify(search);
+  const mb = (n: number) => `${Math.round(n / 1048576)} MB`;
+  return fail(
+    'too_large',
+    `${what} changes more text than editls can hold in memory at once (about ${mb(held)} needed after reading ${scanned} of ${candidates} candidate files, ${mb(room)} free in its heap); nothing changed; narrow it with path or file_pattern`,
+    { heldBytes: held, roomBytes: room, filesScanned: scanned, candidates },
+  );
 }
 
 function cancelled() {

@@ -1,5 +1,6 @@
 // The Context commands run against, built per request from the server's live state: workspace
 // folders, settings, the open documents, the per-file mutex and the editor connection.
+import { getHeapStatistics } from 'node:v8';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import type { Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
@@ -112,6 +113,10 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     },
     journal: state.journal.viewFor(state.requester),
     removeCreatedFile: (resolved, file) => removeCreatedFile(state, resolved, file),
+    memoryRoom: () => {
+      const heap = getHeapStatistics();
+      return heap.heap_size_limit - heap.used_heap_size;
+    },
     log: state.log,
     summarize: (message, level = 'info') => (settings.summary === 'message' ? state.showMessage(message, level) : state.log(message)),
     previews: state.previews,

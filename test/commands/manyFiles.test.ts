@@ -50,6 +50,20 @@ describe('replaceInFiles over in-memory ports', () => {
     expect([...ws.disk.values()]).toEqual(['x', 'x', 'x']);
   });
 
+  it('a change that could not fit in memory is too_large as soon as it is known (counting stops there), nothing applied', async () => {
+    const ws = new MemoryWorkspace({ a: 'x'.repeat(1000), b: 'x'.repeat(1000), c: 'x'.repeat(1000) });
+    // One file's old and new text fit (4 x 2,000 bytes and its edit), two do not.
+    ws.memoryRoom = 10_000;
+    const result = await replaceInFiles.execute(only(ports(ws)), { search: 'x', replace: 'y' });
+    expect(result.ok ? '' : result.kind).toBe('too_large');
+    if (!result.ok) {
+      expect(result.message).toMatch(/changes more text than editls can hold in memory at once .* nothing changed; narrow it with path or file_pattern/);
+      expect(result.data).toMatchObject({ roomBytes: 10_000, filesScanned: 2, candidates: 3 });
+    }
+    expect(ws.applied).toEqual([]);
+    expect([...ws.disk.values()].every((t) => t === 'x'.repeat(1000))).toBe(true);
+  });
+
   it('one file changed after it was read: the whole command is refused, no file changes', async () => {
     const ws = new MemoryWorkspace({ 'a': 'x1', 'b': 'x2' });
     const p = ports(ws);

@@ -32,6 +32,8 @@ export class MemoryWorkspace {
   readonly said: string[] = [];
   /** Paths passed to withFiles, one list per call. */
   readonly locked: string[][] = [];
+  /** What the request port answers for the room left in memory (bytes). */
+  memoryRoom = Number.POSITIVE_INFINITY;
 
   constructor(files: Record<string, string> = {}) {
     for (const [rel, text] of Object.entries(files)) this.disk.set(rel, text);
@@ -70,6 +72,7 @@ export function requestPort(ws: MemoryWorkspace, settings: Partial<Settings> = {
     settings: { ...SETTINGS_DEFAULTS, ...settings },
     encoding: 'utf-16',
     signal,
+    memoryRoom: () => ws.memoryRoom,
     log: (m) => ws.said.push(`log: ${m}`),
     summarize: (m, level = 'info') => ws.said.push(`${level}: ${m}`),
   };

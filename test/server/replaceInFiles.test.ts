@@ -253,6 +253,26 @@ describe('previews, undo, progress, size', () => {
     expect(kinds[kinds.length - 1]).toBe('end');
   });
 
+  it('a change too large for the heap (a server started with a 64 MB old space) is refused as too_large, nothing written, and the server serves on', async () => {
+    const files: Record<string, string> = {};
+    const body = 'needle in a haystack of one line\n'.repeat(32_000); // about 1 MB
+    for (let i = 0; i < 40; i++) files[`big/f${String(i).padStart(2, '0')}.txt`] = body;
+    files['small.txt'] = 'one needle\n';
+    const ws = setup(files);
+    const client = await start(ws, { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=64' } });
+    const error = await client.conn.sendRequest('workspace/executeCommand', { command: RIF, arguments: [{ search: 'needle', replace: 'pin', max_files: 100 }] }).then(
+      () => undefined,
+      (e: { message: string; data: any }) => e,
+    );
+    expect(error?.data?.kind).toBe('too_large');
+    expect(error?.message).toMatch(/changes more text than editls can hold in memory at once/);
+    expect(ws.read('big/f00.txt')).toBe(body);
+    expect(ws.read('small.txt')).toBe('one needle\n');
+    const r = await client.exec(RIF, { search: 'needle', replace: 'pin', path: 'small.txt' });
+    expect(r.replacements).toBe(1);
+    expect(ws.read('small.txt')).toBe('one pin\n');
+  });
+
   it('the diffs of many files share about 200,000 characters: 2,000 each for the first 100 files, the rest left out and counted', async () => {
     const files: Record<string, string> = {};
     const body = Array.from({ length: 40 }, (_, k) => `${'x'.repeat(70)} needle ${k}\n`).join('');
