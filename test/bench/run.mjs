@@ -11,6 +11,7 @@ import { runSymbolQuality } from './symbolQuality.mjs';
 import { runDuringBuildBench } from './duringBuildBench.mjs';
 import { runStartBench } from './startBench.mjs';
 import { runSymbolScaleBench } from './symbolScaleBench.mjs';
+import { runScalingBench } from './scalingBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
@@ -24,6 +25,7 @@ results.push(...(await runStartBench({ print: false })));
 results.push(...(await runSymbolQuality({ print: false })));
 results.push(...(await runDuringBuildBench()));
 results.push(...(await runSymbolScaleBench()));
+results.push(...(await runScalingBench()));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');
