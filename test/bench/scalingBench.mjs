@@ -8,7 +8,7 @@
 // replaceInFiles at 200-20,000 files is replaceInFilesBench.mjs.
 // Usage: node test/bench/scalingBench.mjs [sizes, e.g. 200,2000,20000,500MB]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +16,7 @@ import { rgPath } from '@vscode/ripgrep';
 import { rawRipgrep } from './searchBench.mjs';
 import { copyTree, treeFiles } from './replaceTree.mjs';
 import { startServer, stopServer } from './server.mjs';
+import { rssMiB, warmSymbolQueries } from './symbolScaleBench.mjs';
 
 const SIZES = ['200', '2000', '20000', '500MB'];
 const ROUNDS = 7;
@@ -25,10 +26,6 @@ const FILES_FOR_500MB = 46_000;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 const ms = (v) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(1)} ms`);
-
-function rssMiB(pid) {
-  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-}
 
 function hasCtags() {
   return spawnSync('ctags', ['--version'], { encoding: 'utf8' }).stdout?.includes('Universal Ctags') ?? false;
@@ -96,26 +93,7 @@ async function benchTree(size) {
       ratio: `${(median(ours) / median(theirs)).toFixed(2)}x`,
     });
 
-    // Warm workspace/symbol queries: prefixes of names the index holds.
-    const names = new Set();
-    for (const c of 'abcdefghijklmnopqrstuvwxyz_') {
-      for (const s of await server.conn.sendRequest('workspace/symbol', { query: c })) names.add(s.name);
-    }
-    const pool = [...names].filter((name) => name.length >= 3);
-    const times = [];
-    if (pool.length > 0) {
-      const queries = [];
-      for (let i = 0; queries.length < 300; i++) {
-        const name = pool[(i * 7919) % pool.length];
-        queries.push(name.slice(0, 3 + (i % 6)));
-      }
-      for (const q of queries.slice(0, 30)) await server.conn.sendRequest('workspace/symbol', { query: q });
-      for (const q of queries) {
-        const t0 = performance.now();
-        await server.conn.sendRequest('workspace/symbol', { query: q });
-        times.push(performance.now() - t0);
-      }
-    }
+    const times = await warmSymbolQueries(server.conn);
     await stopServer(server);
 
     let ctags = 'ctags row skipped: universal-ctags not installed';

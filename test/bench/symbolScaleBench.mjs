@@ -16,8 +16,36 @@ function quantile(values, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-function rssMiB(pid) {
+/** The resident memory of a process (MiB), from /proc. */
+export function rssMiB(pid) {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
+/**
+ * 300 warm workspace/symbol queries of 3 to 8 characters, timed (ms): prefixes of names from all
+ * over the index (the best hits of each letter, digit and `_`), as a picker sends them per
+ * keystroke, after 30 untimed ones. Empty when the index holds no name of 3 characters or more.
+ */
+export async function warmSymbolQueries(conn) {
+  const names = new Set();
+  for (const c of 'abcdefghijklmnopqrstuvwxyz_0123456789') {
+    for (const s of await conn.sendRequest('workspace/symbol', { query: c })) names.add(s.name);
+  }
+  const pool = [...names].filter((n) => n.length >= 3);
+  if (pool.length === 0) return [];
+  const queries = [];
+  for (let i = 0; queries.length < 300; i++) {
+    const n = pool[(i * 7919) % pool.length];
+    queries.push(n.slice(0, 3 + (i % 6)));
+  }
+  for (const q of queries.slice(0, 30)) await conn.sendRequest('workspace/symbol', { query: q });
+  const times = [];
+  for (const q of queries) {
+    const t0 = performance.now();
+    await conn.sendRequest('workspace/symbol', { query: q });
+    times.push(performance.now() - t0);
+  }
+  return times;
 }
 
 export async function runSymbolScaleBench() {
@@ -36,24 +64,7 @@ export async function runSymbolScaleBench() {
       });
     });
     const summary = await built;
-    // Names from all over the index: the best hits of each letter and digit.
-    const names = new Set();
-    for (const c of 'abcdefghijklmnopqrstuvwxyz_0123456789') {
-      for (const s of await server.conn.sendRequest('workspace/symbol', { query: c })) names.add(s.name);
-    }
-    const pool = [...names].filter((n) => n.length >= 3);
-    const queries = [];
-    for (let i = 0; queries.length < 300; i++) {
-      const n = pool[(i * 7919) % pool.length];
-      queries.push(n.slice(0, 3 + (i % 6)));
-    }
-    for (const q of queries.slice(0, 30)) await server.conn.sendRequest('workspace/symbol', { query: q });
-    const times = [];
-    for (const q of queries) {
-      const t0 = performance.now();
-      await server.conn.sendRequest('workspace/symbol', { query: q });
-      times.push(performance.now() - t0);
-    }
+    const times = await warmSymbolQueries(server.conn);
     const rss = rssMiB(server.proc.pid);
     await stopServer(server);
     const symbols = /indexed (\d+) symbols in (\d+) files \((\d+) ms\)/.exec(summary);
