@@ -20,7 +20,6 @@ import { startAttachListener, type AttachedAgent, type AttachHandle } from './at
 import { ensureRuntimeDir, mirrorDirPath } from './attach/runtimeDir.js';
 import { reviewAgentCommand } from './attach/review.js';
 import { isAtOrInside } from './core/containment.js';
-import { diffStat } from './core/edits/unifiedDiff.js';
 import { fail } from './core/result.js';
 import { executeCommand } from './handlers/executeCommand.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
@@ -89,26 +88,9 @@ export function agentRequests(deps: AgentRequestDeps): ServeAgent {
           const base = now instanceof ResponseError ? deps.state() : now;
           return executeCommand(createContext(base, { signal: new AbortController().signal }), { command: 'editls.discardPreview', arguments: [{ id }] });
         },
-        ask: async (message, actions, signal) => {
-          // Cancelled ($/cancelRequest) when the review is over without its answer: a client may close the prompt.
-          const source = new CancellationTokenSource();
-          signal.addEventListener('abort', () => source.cancel(), { once: true });
-          const answer = await connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message, actions: actions.map((title) => ({ title })) }, source.token);
-          return answer?.title ?? null;
-        },
+        ask: askUser(connection),
         previewEnded: (id) => previews.ended(id),
-        previewStat: (id) => {
-          const record = previews.get(id);
-          if (!record) return undefined;
-          let added = 0;
-          let removed = 0;
-          for (const c of record.changes) {
-            const stat = diffStat(c.created ? null : c.snapshot.text, c.newText, c.edits);
-            added += stat.added;
-            removed += stat.removed;
-          }
-          return { added, removed };
-        },
+        previewStat: (id) => previews.stat(id),
         tellUser: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }),
         signal: requestInfo(token, undefined).signal,
         undoTarget: async (args) => {
@@ -174,6 +156,19 @@ export async function startAgentListener(
     o.warn(`agents cannot attach (editls mcp works headless): ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   }
+}
+
+/**
+ * window/showMessageRequest with `actions`: the title chosen, or null. Cancelled ($/cancelRequest)
+ * when `signal` aborts (the review is over without its answer): a client may close the prompt.
+ */
+export function askUser(connection: Connection): (message: string, actions: string[], signal: AbortSignal) => Promise<string | null> {
+  return async (message, actions, signal) => {
+    const source = new CancellationTokenSource();
+    signal.addEventListener('abort', () => source.cancel(), { once: true });
+    const answer = await connection.sendRequest(ShowMessageRequest.type, { type: MessageType.Info, message, actions: actions.map((title) => ({ title })) }, source.token);
+    return answer?.title ?? null;
+  };
 }
 
 /** An AbortSignal that follows the request's CancellationToken. */

@@ -43,8 +43,8 @@ export class ClientSession {
   }
 
   /** didChangeConfiguration: pull the section again, or (a client without workspace/configuration) take what it sent. */
-  configurationChanged(params: DidChangeConfigurationParams, connection: Connection): void {
-    if (this.traits.configuration) void this.pullConfiguration(connection);
+  async configurationChanged(params: DidChangeConfigurationParams, connection: Connection): Promise<void> {
+    if (this.traits.configuration) await this.pullConfiguration(connection);
     else this.apply(params.settings, this.settings);
   }
 

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { createConnection, ProposedFeatures, type ResponseMessage } from 'vscode-languageserver/node';
 import { FrameWriter } from './protocol/frameWriter.js';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
@@ -157,6 +158,7 @@ startServer(connection, {
   attach: {
     xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
     tmpdir: os.tmpdir(),
+    claudeConfigDir: process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'),
     uid: os.userInfo().uid,
     pid: process.pid,
     windows: process.platform === 'win32',

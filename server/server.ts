@@ -28,6 +28,7 @@ import {
 } from 'vscode-languageserver';
 import type { AttachHandle } from './attach/listener.js';
 import { agentRequests, requestInfo, startAgentListener } from './agentRequests.js';
+import { ideServers, type IdeServers } from './ideServers.js';
 import { serverCapabilities } from './capabilities.js';
 import { ClientSession } from './clientSession.js';
 import { WorkspaceFolders } from './workspaceFolders.js';
@@ -77,6 +78,8 @@ export interface AttachHooks {
   /** $XDG_RUNTIME_DIR (if set), the OS temp folder and the user id: where records and sockets go. */
   xdgRuntimeDir: string | undefined;
   tmpdir: string;
+  /** $CLAUDE_CONFIG_DIR, else ~/.claude: where Claude Code looks for IDE lock files (ide/). */
+  claudeConfigDir: string;
   uid: number;
   pid: number;
   windows: boolean;
@@ -110,6 +113,10 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   documents.store.onDidClose((e) => symbols.bufferClosed(e.document.uri));
   const journal = new UndoJournal(() => client.settings.undoDepth);
   let attachHandle: AttachHandle | undefined;
+  let ide: IdeServers | undefined;
+  let editorPid: number | undefined;
+  /** Settles once the client's configuration was read after `initialized` (the IDE servers start by it). */
+  let configured: Promise<void> = Promise.resolve();
 
   /** The server as the editor's own requests see it now (an attached agent's are narrowed to its folder). */
   const state = (): ServerState => ({
@@ -140,7 +147,10 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     client.initialize(params);
     folders.initialize(params);
-    if (typeof params.processId === 'number') hooks.watchClientProcess?.(params.processId);
+    if (typeof params.processId === 'number') {
+      editorPid = params.processId;
+      hooks.watchClientProcess?.(params.processId);
+    }
     if (hooks.afterInitialize) setImmediate(hooks.afterInitialize);
     return { capabilities: serverCapabilities(client.encoding), serverInfo: { name: 'editls', version: SERVER_VERSION } };
   });
@@ -149,7 +159,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     connection.onNotification(DidChangeWorkspaceFoldersNotification.type, onFoldersChanged);
     // After initialize, where vscode-languageserver installs a handler that only knows its own tokens.
     connection.onNotification(WorkDoneProgressCancelNotification.type, (p) => progress.cancel(p.token));
-    void client.pullConfiguration(connection);
+    configured = client.pullConfiguration(connection);
     void symbols.rebuild();
     if (client.watchFiles) {
       const globPattern = `**/*.{${INDEXED_EXTENSIONS.join(',')}}`;
@@ -163,11 +173,14 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
     });
   });
-  connection.onNotification(DidChangeConfigurationNotification.type, (params) => client.configurationChanged(params, connection));
+  connection.onNotification(DidChangeConfigurationNotification.type, (params) => {
+    void client.configurationChanged(params, connection).then(() => ide?.settingsChanged());
+  });
   const onFoldersChanged = (params: DidChangeWorkspaceFoldersParams) => {
     folders.change(params);
     log(`workspace folders: ${folders.list.join(', ') || '(none)'}`);
     attachHandle?.republish();
+    ide?.foldersChanged();
     void symbols.rebuild();
   };
   // vscode-languageserver installs its own handler for this notification during initialize when
@@ -179,6 +192,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onShutdown(() => {
     shuttingDown = true;
     attachHandle?.close();
+    ide?.close();
     symbols.dispose();
     hooks.onShutdown?.();
   });
@@ -193,7 +207,11 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     (params: ExecuteCommandParams | null, token) =>
       refuseAfterShutdown() ?? serving(() => executeCommand(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { command: '' })),
   );
-  connection.onRequest(CodeActionRequest.type, (params, token) => refuseAfterShutdown() ?? serving(() => codeAction(createContext(state(), requestInfo(token, undefined)), params)));
+  connection.onRequest(CodeActionRequest.type, (params, token) => {
+    // The range is where the user is: the agents' context follows it (ideServers.ts).
+    if (params?.textDocument?.uri && params.range) ide?.selectionSeen(params.textDocument.uri, params.range);
+    return refuseAfterShutdown() ?? serving(() => codeAction(createContext(state(), requestInfo(token, undefined)), params));
+  });
   connection.onRequest(WorkspaceSymbolRequest.method, (params: WorkspaceSymbolParams, token): unknown => refuseAfterShutdown() ?? workspaceSymbol(createContext(state(), requestInfo(token, params?.workDoneToken)), params ?? { query: '' }));
 
   // Agents attached through `editls mcp` (agentRequests.ts): the same handlers, Context, locks and documents.
@@ -209,6 +227,23 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       connection,
       refuseAfterShutdown,
       log,
+    });
+    ide = ideServers({
+      state,
+      settings: () => client.settings,
+      clientName: () => client.name,
+      showDocument: () => client.traits.showDocument === true,
+      previews,
+      connection,
+      place: hooks.attach,
+      editorPid: () => editorPid,
+      isProcessAlive: hooks.isProcessAlive ?? (() => true),
+      log,
+      warn,
+    });
+    for (const event of [documents.store.onDidOpen, documents.store.onDidChangeContent, documents.store.onDidClose]) event((e) => ide?.documentsChanged(e.document.uri));
+    void configured.then(() => ide?.settingsChanged()).then(() => {
+      if (shuttingDown) ide?.close();
     });
     attachHandle = await startAgentListener(hooks.attach, {
       isProcessAlive: hooks.isProcessAlive ?? (() => true),

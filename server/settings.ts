@@ -42,6 +42,19 @@ export const SETTINGS_DEFAULTS = {
    * agent hears editls's answer rather than its own timeout; raise both together (docs/agents.md).
    */
   reviewTimeoutMs: 50 * 1000,
+  /**
+   * Serve Claude Code's IDE integration (`claude --ide`, `/ide`): a WebSocket on 127.0.0.1 announced in
+   * ~/.claude/ide/, so that Claude Code's own edits are reviewed in this editor. On by default: nothing
+   * connects unless the user starts Claude Code with --ide (or picks editls in /ide); turn it off where the
+   * editor already has such an integration (VS Code's Claude Code extension, claudecode.nvim).
+   */
+  claudeCodeIde: true,
+  /**
+   * Serve Gemini CLI's IDE companion: MCP over HTTP on 127.0.0.1 announced in <tmpdir>/gemini/ide/, so that
+   * Gemini CLI's own edits are reviewed in this editor. On by default: the CLI uses it only once the user
+   * runs `/ide enable`; turn it off where VS Code's Gemini CLI companion already serves the editor.
+   */
+  geminiIde: true,
 };
 
 export type Settings = typeof SETTINGS_DEFAULTS;
@@ -62,6 +75,8 @@ const fieldSchemas: { [K in keyof Settings]: z.ZodType<Settings[K]> } = {
   maxDiffChars: z.number().int().min(0).max(2 ** 31 - 1),
   agentEdits: z.enum(['apply', 'review']),
   reviewTimeoutMs: z.number().int().min(100).max(24 * 60 * 60 * 1000),
+  claudeCodeIde: z.boolean(),
+  geminiIde: z.boolean(),
 };
 
 /**

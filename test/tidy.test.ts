@@ -61,12 +61,15 @@ describe('architecture invariants', () => {
     // Which layers each layer may import. workspace implements the ports commands own
     // (commands/ports/, composed in commands/context.ts): it imports those types and nothing else of commands.
     const allowed: Record<string, string[]> = {
-      top: ['top', 'handlers', 'commands', 'protocol', 'core', 'workspace', 'attach', 'mcp'],
+      top: ['top', 'handlers', 'commands', 'protocol', 'core', 'workspace', 'attach', 'mcp', 'ide'],
       // The agent side (ARCHITECTURE.md): attach serves agents inside the editor's session (it reaches
       // commands only for their descriptors: what is reviewed follows each command's effect), mcp is the
       // `editls mcp` entry that starts a headless session (top), derives its tools from the command
       // descriptors, and holds the agent's folder with workspace's own check of a folder changed since (folders.ts).
       attach: ['attach', 'commands', 'protocol', 'core'],
+      // The agent CLIs' own IDE protocols (Claude Code's, Gemini CLI's): their reviews are attach's
+      // review prompts over previews; the server state they need comes from the top (ideServers.ts).
+      ide: ['ide', 'attach', 'commands', 'protocol', 'core'],
       mcp: ['mcp', 'attach', 'top', 'commands', 'protocol', 'core', 'workspace'],
       handlers: ['handlers', 'commands', 'protocol', 'core'],
       commands: ['commands', 'protocol', 'core', 'top'],

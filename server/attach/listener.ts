@@ -3,14 +3,13 @@
 // (constant-time compare; a wrong token is refused and the socket closed) and its folder, then its
 // executeCommand and workspace/symbol requests go to the same handlers as the editor's own, confined to
 // that folder. The record and socket go on exit.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { CancellationTokenSource, createMessageConnection, StreamMessageReader, type CancellationToken } from 'vscode-languageserver/node';
 import { FrameWriter } from '../protocol/frameWriter.js';
 import { attachRefused, methodNotServed } from '../protocol/errors.js';
-import { endpointPath, liveRecords, newToken, removeRecord, writeRecord, type DiscoveryRecord } from './records.js';
+import { endpointPath, liveRecords, newToken, removeRecord, tokenMatches, writeRecord, type DiscoveryRecord } from './records.js';
 import { isAtOrInside } from '../core/containment.js';
 
 export const ATTACH_METHOD = 'editls/attach';
@@ -114,14 +113,6 @@ export async function startAttachListener(deps: AttachListenerDeps): Promise<Att
   });
 }
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
-}
-
-function tokenMatches(expected: string, given: unknown): boolean {
-  // Digests have one length, so the compare is constant-time whatever the agent sent.
-  return timingSafeEqual(digest(expected), digest(typeof given === 'string' ? given : ''));
-}
 
 function agentName(clientInfo: unknown): string {
   if (typeof clientInfo !== 'object' || clientInfo === null) return 'unknown agent';

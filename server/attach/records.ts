@@ -3,7 +3,7 @@
 // Written atomically; records of editls processes proven gone (their socket refuses connections)
 // are removed with their sockets when listed. A pid check alone proves nothing: across pid namespaces
 // (a sandboxed agent sharing the runtime folder) a live editor's pid looks dead.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -31,6 +31,16 @@ export function endpointPath(dir: string, pid: number, windows: boolean): string
 
 export function newToken(): string {
   return randomBytes(16).toString('hex');
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Whether `given` is the token (also the IDE servers' check, server/ide/). */
+export function tokenMatches(expected: string, given: unknown): boolean {
+  // Digests have one length, so the compare is constant-time whatever the agent sent.
+  return timingSafeEqual(digest(expected), digest(typeof given === 'string' ? given : ''));
 }
 
 /** Writes the record through a temporary file (mode 0600) and a rename, so a reader never sees half of it. */

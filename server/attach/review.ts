@@ -37,7 +37,7 @@ export interface ReviewDeps {
   log: (message: string) => void;
 }
 
-const APPLY = 'Apply';
+export const APPLY = 'Apply';
 const DISCARD = 'Discard';
 
 interface PreviewReply {
@@ -46,7 +46,7 @@ interface PreviewReply {
 }
 
 /** How a wait for the user ended. */
-type Outcome = { kind: 'answer'; title: string | null } | { kind: 'ended'; end: PreviewEnd } | { kind: 'timeout' } | { kind: 'withdrawn' };
+export type Outcome = { kind: 'answer'; title: string | null } | { kind: 'ended'; end: PreviewEnd } | { kind: 'timeout' } | { kind: 'withdrawn' };
 
 export async function reviewAgentCommand(deps: ReviewDeps, params: ExecuteCommandParams, agent: string): Promise<unknown> {
   const raw = params.arguments?.[0];
@@ -93,17 +93,29 @@ function reviewed(result: unknown, command: string): unknown {
 }
 
 async function decide(deps: ReviewDeps, command: string, previewId: string, files: { path: string; uri: string; diff: string }[], apply: string, agent: string): Promise<unknown> {
-  const first = files[0];
-  if (first) deps.showDocument(first.uri);
-  const { added, removed } = deps.previewStat(previewId) ?? { added: 0, removed: 0 };
-  const target = files.length === 1 ? first!.path : `${files.length} files (${files.slice(0, 3).map((f) => f.path).join(', ')}${files.length > 3 ? ', …' : ''})`;
-  const what = `the agent edit to ${target}`;
-  const outcome = await waitForUser(deps, `Agent edit to ${target}: +${added} −${removed}`, what, previewId);
-  deps.log(`agent ${agent}: edit to ${target} ${describe(outcome)} in review`);
+  const { outcome, what } = await askAboutPreview(deps, previewId, files, 'Agent edit', agent);
   if (outcome.kind === 'answer' && outcome.title === APPLY) return reviewed(await deps.run({ command: 'editls.applyPreview', arguments: [{ id: previewId, ...(apply === 'preview' ? {} : { apply }) }] }), command);
   if (outcome.kind === 'ended') return ended(outcome.end, what);
   await deps.discard(previewId);
   return notApplied(outcome, what, deps.timeoutMs);
+}
+
+/** What a review prompt needs: the editor's window requests, the preview store's view, the requester's signal. */
+export type PromptDeps = Pick<ReviewDeps, 'ask' | 'previewEnded' | 'previewStat' | 'showDocument' | 'tellUser' | 'signal' | 'timeoutMs' | 'log'>;
+
+/**
+ * Shows the preview's first file and asks "<title> to <files>: +a −r" with Apply / Discard until the
+ * first outcome (waitForUser); `what` names the change for the messages that follow.
+ */
+export async function askAboutPreview(deps: PromptDeps, previewId: string, files: readonly { path: string; uri: string }[], title: string, agent: string): Promise<{ outcome: Outcome; what: string }> {
+  const first = files[0];
+  if (first) deps.showDocument(first.uri);
+  const { added, removed } = deps.previewStat(previewId) ?? { added: 0, removed: 0 };
+  const target = files.length === 1 ? first!.path : `${files.length} files (${files.slice(0, 3).map((f) => f.path).join(', ')}${files.length > 3 ? ', …' : ''})`;
+  const what = `the ${title.replace(/^Agent /, 'agent ')} to ${target}`;
+  const outcome = await waitForUser(deps, `${title} to ${target}: +${added} −${removed}`, what, previewId);
+  deps.log(`agent ${agent}: ${title.replace(/^Agent /, '').toLowerCase()} to ${target} ${describeOutcome(outcome)} in review`);
+  return { outcome, what };
 }
 
 /**
@@ -112,7 +124,7 @@ async function decide(deps: ReviewDeps, command: string, previewId: string, file
  * is cancelled when anything but its answer comes first; answered later with Apply, it tells the user
  * that nothing was applied.
  */
-async function waitForUser(deps: ReviewDeps, message: string, what: string, previewId: string | undefined): Promise<Outcome> {
+async function waitForUser(deps: PromptDeps, message: string, what: string, previewId: string | undefined): Promise<Outcome> {
   if (deps.signal.aborted) return { kind: 'withdrawn' };
   const prompt = new AbortController();
   const cleanups: (() => void)[] = [];
@@ -138,13 +150,13 @@ async function waitForUser(deps: ReviewDeps, message: string, what: string, prev
   if (outcome.kind !== 'answer') {
     prompt.abort();
     void asked.then((title) => {
-      if (over && title === APPLY) deps.tellUser(`editls: ${what} is no longer waiting for review (${describe(outcome)}); nothing was applied`);
+      if (over && title === APPLY) deps.tellUser(`editls: ${what} is no longer waiting for review (${describeOutcome(outcome)}); nothing was applied`);
     });
   }
   return outcome;
 }
 
-function describe(outcome: Outcome): string {
+export function describeOutcome(outcome: Outcome): string {
   switch (outcome.kind) {
     case 'answer':
       return outcome.title === APPLY ? 'applied' : outcome.title === null ? 'dismissed' : 'discarded';

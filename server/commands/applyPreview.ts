@@ -39,7 +39,13 @@ export const applyPreviewCommand = defineCommand({
   run: async (ctx, a) => {
     const records = await selectPreviews(ctx, a);
     if (!records.ok) return records;
-    return applyPreviews(ctx, 'editls.applyPreview', records.previews, a.apply ?? 'auto');
+    const theirs = records.previews.filter((p) => p.writer !== undefined);
+    if (theirs.length === 0) return applyPreviews(ctx, 'editls.applyPreview', records.previews, a.apply ?? 'auto');
+    const accepted = acceptForWriters(ctx, theirs);
+    const ours = records.previews.filter((p) => p.writer === undefined);
+    if (ours.length === 0) return { ok: true as const, value: accepted };
+    const applied = await applyPreviews(ctx, 'editls.applyPreview', ours, a.apply ?? 'auto');
+    return applied.ok ? { ok: true as const, value: { ...applied.value, message: `${applied.value.message}; ${accepted.message}`, accepted: accepted.accepted } } : applied;
   },
 });
 
@@ -59,6 +65,20 @@ export async function selectPreviews(ctx: ReviewPort & Pick<FilesPort, 'resolveP
   const previews = ctx.previews.touching(resolved.absPath);
   if (previews.length === 0) return fail('not_found', `no pending previews touch ${resolved.relPath}; nothing to apply or discard`, { path: resolved.relPath });
   return { ok: true, previews };
+}
+
+/**
+ * Previews of an agent CLI's own edits (an IDE review): accepting one writes nothing here — the agent
+ * hears "accepted" through the preview's end and writes the file itself.
+ */
+function acceptForWriters(ctx: EditPorts, previews: readonly PreviewRecord[]): EditResult & { accepted: string[] } {
+  const ids = previews.map((p) => p.id);
+  const files = [...new Set(previews.flatMap((p) => p.changes.map((c) => c.snapshot.resolved.relPath)))];
+  const writers = [...new Set(previews.map((p) => p.writer))].join(', ');
+  ctx.previews.remove(ids, { how: 'applied', value: { accepted: true } });
+  const message = `editls.applyPreview: accepted ${writers}'s change to ${files.join(', ')} (preview ${ids.join(', ')}); ${writers} writes ${files.length === 1 ? 'it' : 'them'}`;
+  ctx.summarize(message);
+  return { success: true, status: 'applied', applied: false, filesChanged: 0, replacements: 0, files: [], unifiedDiff: '', message, accepted: ids, writtenBy: writers };
 }
 
 interface FileGroup {

@@ -23,9 +23,12 @@ export async function codeActionOffers(ctx: FilesPort & ReviewPort & Pick<ApplyP
   for (const p of previews) {
     const files = p.changes.length === 1 ? p.changes[0]!.snapshot.resolved.relPath : `${p.changes.length} files`;
     const what = `${p.command}, ${p.replacements} change${p.replacements === 1 ? '' : 's'} in ${files}`;
+    // An agent CLI's own edit under review (p.writer): accepting answers the agent, which writes it.
     offers.push(
-      { title: `editls: apply previewed edit ${p.id} (${what})`, kind: 'refactor.rewrite', command: 'editls.applyPreview', args: { id: p.id }, isPreferred: true },
-      { title: `editls: discard previewed edit ${p.id}`, kind: 'refactor.rewrite', command: 'editls.discardPreview', args: { id: p.id } },
+      p.writer === undefined
+        ? { title: `editls: apply previewed edit ${p.id} (${what})`, kind: 'refactor.rewrite', command: 'editls.applyPreview', args: { id: p.id }, isPreferred: true }
+        : { title: `editls: accept ${p.writer}'s edit ${p.id} (${what})`, kind: 'refactor.rewrite', command: 'editls.applyPreview', args: { id: p.id }, isPreferred: true },
+      { title: p.writer === undefined ? `editls: discard previewed edit ${p.id}` : `editls: reject ${p.writer}'s edit ${p.id}`, kind: 'refactor.rewrite', command: 'editls.discardPreview', args: { id: p.id } },
     );
   }
   // With one preview "apply all" would repeat "apply"; a client asking for the kind still gets it.

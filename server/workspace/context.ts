@@ -119,7 +119,8 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     },
     log: state.log,
     summarize: (message, level = 'info') => (settings.summary === 'message' ? state.showMessage(message, level) : state.log(message)),
-    previews: state.previews,
+    // An IDE review of an agent CLI's own edit is the user's to answer (Previews.withoutWriters).
+    previews: state.requester.startsWith('agent:') ? state.previews.withoutWriters() : state.previews,
     scanRegex: (job) => regexRunner.run(job, settings.regexTimeoutMs, request.signal),
     resolveSearchScope: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders, { directories: true })),
     searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),

@@ -41,10 +41,27 @@ export class FakeModel {
   private finalText = 'DONE';
   private calls = 0;
 
-  /** The next conversation's script: these tool calls in order, then `final`. */
-  script(steps: ToolStep[], final = 'DONE'): void {
+  /** The agent's own tools the script calls (by their exact names), instead of editls's. */
+  private builtIn: Set<string> | undefined;
+  private builtInCalls = 0;
+
+  /**
+   * The next conversation's script: these tool calls in order, then `final`. With `builtIn`, the calls
+   * are the agent's own tools of those names (Claude Code's Read and Edit, Gemini CLI's replace).
+   */
+  script(steps: ToolStep[], final = 'DONE', builtIn?: string[]): void {
     this.steps = steps;
     this.finalText = final;
+    this.builtIn = builtIn && new Set(builtIn);
+    this.builtInCalls = 0;
+  }
+
+  /** Every tool result the agent sent back for its own tools of the script, in order (the last request's history). */
+  builtInResults(): SeenResult[] {
+    const own = this.builtIn ?? new Set<string>();
+    const last = [...this.requests].reverse().find((r) => this.turnOf(r.path, r.body)?.history.some((h) => own.has(h.name)));
+    const turn = last ? this.turnOf(last.path, last.body) : undefined;
+    return (turn?.history ?? []).filter((h) => own.has(h.name) && h.result !== undefined).map((h) => ({ tool: h.name, text: h.result! }));
   }
 
   get url(): string {
@@ -112,6 +129,7 @@ export class FakeModel {
 
   /** The next action for this turn: the script's next editls call (after ToolSearch when it is deferred), else the final text. */
   private decide(turn: Turn): Action {
+    if (this.builtIn) return this.decideBuiltIn(turn, this.builtIn);
     const editls = [...turn.tools, ...turn.deferred].filter(isEditlsTool);
     // A side request (a title, a routing decision, a summary): no editls tool offered.
     if (editls.length === 0) return { kind: 'text', text: 'ok' };
@@ -130,6 +148,17 @@ export class FakeModel {
     }
     this.calls++;
     return { kind: 'call', name, args: step.args };
+  }
+
+  private decideBuiltIn(turn: Turn, own: Set<string>): Action {
+    // A side request (a title, a routing decision, a summary) offers none of them.
+    if (![...turn.tools, ...turn.deferred].some((n) => own.has(n))) return { kind: 'text', text: 'ok' };
+    // Counted from the calls made too: Gemini CLI drops a refused call from the conversation, and the
+    // model must not propose it again on the user's next message.
+    const step = this.steps[Math.max(turn.history.filter((h) => own.has(h.name)).length, this.builtInCalls)];
+    if (!step) return { kind: 'text', text: this.finalText };
+    this.builtInCalls++;
+    return { kind: 'call', name: step.call, args: step.args };
   }
 }
 

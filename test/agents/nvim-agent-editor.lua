@@ -1,7 +1,7 @@
 -- The user's editor for the agent tests: headless Neovim 0.7.2 listening on $NVIM_LISTEN, editls
 -- set up through the shipped client-examples/neovim/editls.lua (init_options from $EDITLS_INIT, JSON),
 -- the files in $OPEN (comma-separated) opened, each given an unsaved line "UNSAVED <name>" at its
--- end as a user's typing would (one undo step). Review prompts (window/showMessageRequest) go through
+-- end as a user's typing would (one undo step), and those in $CLEAN opened as they are on disk. Review prompts (window/showMessageRequest) go through
 -- Neovim's own handler (inputlist()); before it blocks, the prompt's message is appended to
 -- $WS/.prompts, so the test knows when to answer by typing its number. Writes $WS/.editor-ready.
 local ws = os.getenv('WS')
@@ -29,7 +29,12 @@ end
 
 local ok, err = pcall(function()
   local first
-  for name in string.gmatch(os.getenv('OPEN') or '', '[^,]+') do
+  local clean = {}
+  for name in string.gmatch(os.getenv('CLEAN') or '', '[^,]+') do clean[name] = true end
+  local names = {}
+  for name in string.gmatch(os.getenv('OPEN') or '', '[^,]+') do table.insert(names, name) end
+  for name in string.gmatch(os.getenv('CLEAN') or '', '[^,]+') do table.insert(names, name) end
+  for _, name in ipairs(names) do
     vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/' .. name))
     local bufnr = vim.api.nvim_get_current_buf()
     first = first or bufnr
@@ -38,9 +43,11 @@ local ok, err = pcall(function()
       return c ~= nil and c.initialized == true and vim.lsp.buf_is_attached(bufnr, c.id)
     end, 10)
     if not ready then error('editls did not attach to ' .. name) end
-    local n = vim.api.nvim_buf_line_count(bufnr)
-    vim.api.nvim_buf_set_lines(bufnr, n, n, false, { 'UNSAVED ' .. name })
-    vim.cmd('let &undolevels = &undolevels')
+    if not clean[name] then
+      local n = vim.api.nvim_buf_line_count(bufnr)
+      vim.api.nvim_buf_set_lines(bufnr, n, n, false, { 'UNSAVED ' .. name })
+      vim.cmd('let &undolevels = &undolevels')
+    end
   end
   if first then vim.api.nvim_set_current_buf(first) end
   -- The discovery record is written after initialized: wait for it so that agents find this editor.

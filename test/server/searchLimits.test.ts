@@ -64,8 +64,9 @@ describe('the buffers\' private copies', () => {
       await client.open('b.txt', 'needle too\n');
       const r = await client.exec('editls.searchFiles', { path: '.', regex: 'needle' });
       expect(r.matches.map((m: { path: string }) => m.path)).toEqual(['a.txt', 'b.txt']);
-      // (editls-<uid>/ is the folder of the discovery record's copy for agents, not a search's.)
-      const copies = () => readdirSync(tmp).filter((n) => n !== `editls-${os.userInfo().uid}`);
+      // (editls-<uid>/ is the folder of the discovery record's copy for agents, gemini/ that of
+      // Gemini CLI's IDE companion file (docs/agents.md), neither a search's.)
+      const copies = () => readdirSync(tmp).filter((n) => n !== `editls-${os.userInfo().uid}` && n !== 'gemini');
       expect(copies()).toEqual([]);
       const bad = await client.execError('editls.searchFiles', { path: '.', regex: '(' });
       expect(bad.data.kind).toBe('invalid_regex');

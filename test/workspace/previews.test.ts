@@ -122,4 +122,18 @@ describe('Previews', () => {
     expect(previews.get(huge)).toBeDefined();
     expect([previews.get(p2), previews.get(p3)].map(Boolean)).toEqual([false, false]);
   });
+
+  it("hides an agent CLI's own edit under review (a writer) from attached agents' view, and nothing else", () => {
+    const { previews } = store();
+    const mine = previews.add('editls.edit', [change('a.txt', TEXT, [{ start: at, end: at + 1, newText: 'T' }])]);
+    const theirs = previews.add('Claude Code edit', [change('a.txt', TEXT, [{ start: 0, end: 1, newText: 'X' }])], 'Claude Code');
+    const agents = previews.withoutWriters();
+    expect(previews.get(theirs)?.writer).toBe('Claude Code');
+    expect(agents.get(theirs)).toBeUndefined();
+    expect(agents.ended(theirs)).toBeUndefined();
+    expect(agents.touching('/ws/a.txt').map((p) => p.id)).toEqual([mine]);
+    agents.remove([theirs, mine], { how: 'discarded' });
+    expect(previews.get(theirs)).toBeDefined();
+    expect(previews.get(mine)).toBeUndefined();
+  });
 });

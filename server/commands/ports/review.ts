@@ -42,6 +42,12 @@ export interface PreviewRecord {
   command: string;
   changes: readonly PlannedChange[];
   replacements: number;
+  /**
+   * Who writes the change once it is accepted, when not editls: an agent CLI that asked its IDE to
+   * review its own edit (Claude Code's or Gemini CLI's openDiff). Applying such a preview writes
+   * nothing: it ends as applied, the agent hears "accepted" and writes the file itself.
+   */
+  writer?: string;
 }
 
 /** How a preview ended: applied (with the result its applier got), discarded, or expired (its text moved on, or it was forgotten). */
@@ -50,7 +56,7 @@ export type PreviewEnd = { how: 'applied'; value: unknown } | { how: 'discarded'
 /** Publishes hint diagnostics for the ranges each preview would change. */
 export interface PreviewStore {
   /** Remembers a preview and returns its id. */
-  add(command: string, changes: readonly PlannedChange[]): string;
+  add(command: string, changes: readonly PlannedChange[], writer?: string): string;
   get(id: string): PreviewRecord | undefined;
   /** Live previews touching the file (absolute, realpath'd), oldest first. */
   touching(absPath: string): PreviewRecord[];

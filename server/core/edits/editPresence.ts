@@ -2,7 +2,7 @@
 // with other changes elsewhere), `partial` (some of it so far, nothing else: the editor is still
 // reporting), `absent` (none of it) or `unclear`. Judged on whole lines with two line diffs
 // (before -> now and expected -> now), so that a diff's alignment alone never decides "absent".
-import { diffLines } from 'diff';
+import { lineHunks, type Hunk } from './lineHunks.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 
 export type PresenceKind = 'landed' | 'partial' | 'absent' | 'unclear';
@@ -11,14 +11,6 @@ export interface Presence {
   kind: PresenceKind;
   /** 1-based lines of `now` changed by someone else (for the note), when known. */
   otherLines?: { first: number; last: number };
-}
-
-/** A changed stretch of `a`: [start, end) replaced by `text`, at `to` in `b`. */
-interface Hunk {
-  start: number;
-  end: number;
-  text: string;
-  to: number;
 }
 
 /**
@@ -105,44 +97,6 @@ function lineSpan(text: string, start: number, end: number): [number, number] {
 function overlaps([a, b]: [number, number], h: Hunk): boolean {
   if (h.start === h.end) return a < h.start && h.start < b;
   return h.start < b && a < h.end;
-}
-
-/** Line hunks turning `a` into `b` (common head and tail lines skipped first); undefined past the time limit. */
-function lineHunks(a: string, b: string, timeoutMs: number): Hunk[] | undefined {
-  let head = 0;
-  const max = Math.min(a.length, b.length);
-  while (head < max && a.charCodeAt(head) === b.charCodeAt(head)) head++;
-  head = a.lastIndexOf('\n', head - 1) + 1;
-  let tail = 0;
-  while (tail < max - head && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) tail++;
-  // keep whole lines in the tail: it starts right after a line break of both texts
-  while (tail > 0 && !(a.charCodeAt(a.length - tail - 1) === 10 && b.charCodeAt(b.length - tail - 1) === 10)) tail--;
-  const changes = diffLines(a.slice(head, a.length - tail), b.slice(head, b.length - tail), { timeout: timeoutMs });
-  if (!changes) return undefined;
-  const hunks: Hunk[] = [];
-  let at = head;
-  let to = head;
-  let open: Hunk | undefined;
-  for (const c of changes) {
-    if (!c.added && !c.removed) {
-      open = undefined;
-      at += c.value.length;
-      to += c.value.length;
-      continue;
-    }
-    if (!open) {
-      open = { start: at, end: at, text: '', to };
-      hunks.push(open);
-    }
-    if (c.removed) {
-      at += c.value.length;
-      open.end = at;
-    } else {
-      open.text += c.value;
-      to += c.value.length;
-    }
-  }
-  return hunks;
 }
 
 function other(now: string, hunks: Hunk[]): { otherLines?: { first: number; last: number } } {

@@ -6,6 +6,7 @@ import type { PlannedChange } from '../../commands/ports/apply.js';
 import type { PreviewEnd, PreviewRecord, PreviewStore } from '../../commands/ports/review.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
 import { previewDiagnostics } from '../../protocol/previewProto.js';
+import { diffStat } from '../../core/edits/unifiedDiff.js';
 import { realpathOrSelf, uriToPath } from '../disk/paths.js';
 
 export interface PreviewDeps {
@@ -42,9 +43,9 @@ export class Previews implements PreviewStore {
 
   constructor(private readonly deps: PreviewDeps) {}
 
-  add(command: string, changes: readonly PlannedChange[]): string {
+  add(command: string, changes: readonly PlannedChange[], writer?: string): string {
     const id = `p${++this.counter}`;
-    const record: PreviewRecord = { id, command, changes: [...changes], replacements: changes.reduce((n, c) => n + c.replacements, 0) };
+    const record: PreviewRecord = { id, command, changes: [...changes], replacements: changes.reduce((n, c) => n + c.replacements, 0), ...(writer === undefined ? {} : { writer }) };
     const diagnostics = new Map<string, Diagnostic[]>();
     for (const c of changes) {
       const base = c.created ? '' : c.snapshot.text;
@@ -115,9 +116,40 @@ export class Previews implements PreviewStore {
     };
   }
 
+  /** Lines the whole preview removes and adds (counted on its texts, not on diffs cut for display); undefined when it is gone. */
+  stat(id: string): { added: number; removed: number } | undefined {
+    const record = this.get(id);
+    if (!record) return undefined;
+    let added = 0;
+    let removed = 0;
+    for (const c of record.changes) {
+      const stat = diffStat(c.created ? null : c.snapshot.text, c.newText, c.edits);
+      added += stat.added;
+      removed += stat.removed;
+    }
+    return { added, removed };
+  }
+
   ended(id: string): Promise<PreviewEnd> | undefined {
     const entry = this.entries.get(id);
     return entry && new Promise((resolve) => entry.waiting.push(resolve));
+  }
+
+  /**
+   * The store as an attached agent's requests see it: previews another agent's CLI writes (an IDE
+   * review, `writer`) are the user's to accept, so they are invisible there — never applied,
+   * discarded or listed by an agent.
+   */
+  withoutWriters(): PreviewStore {
+    const mine = (r: PreviewRecord | undefined) => (r && r.writer === undefined ? r : undefined);
+    return {
+      add: (command, changes) => this.add(command, changes),
+      get: (id) => mine(this.get(id)),
+      touching: (absPath) => this.touching(absPath).filter((r) => r.writer === undefined),
+      applying: (ids) => this.applying(ids.filter((id) => mine(this.get(id)))),
+      remove: (ids, end) => this.remove(ids.filter((id) => mine(this.get(id))), end),
+      ended: (id) => (mine(this.get(id)) ? this.ended(id) : undefined),
+    };
   }
 
   /**

@@ -1,0 +1,218 @@
+// The agent CLIs' own IDE integrations, served by the editor's editls (server/ide/): Claude Code's
+// (WebSocket MCP, lock file in ~/.claude/ide/) and Gemini CLI's IDE companion (MCP over HTTP,
+// discovery file in <tmpdir>/gemini/ide/), each on when its setting says so. This file builds what
+// they need from the server's state (ide/host.ts): the open files and the last selection, reviews
+// whose prompts and previews are the editor's, and window/showDocument.
+import { MessageType, ShowDocumentRequest, ShowMessageNotification, type Connection } from 'vscode-languageserver';
+import { askUser } from './agentRequests.js';
+import { isAtOrInside } from './core/containment.js';
+import { fail } from './core/result.js';
+import { DiffReviews } from './ide/diffReview.js';
+import type { EditorSelection, IdeHost } from './ide/host.js';
+import { startGeminiCompanion, type IdeServerHandle } from './ide/geminiCompanion.js';
+import { startClaudeIde } from './ide/claudeCode.js';
+import type { AttachHooks } from './server.js';
+import type { Settings } from './settings.js';
+import { createContext, type ServerState } from './workspace/context.js';
+import { readTextFile } from './workspace/disk/fileCodec.js';
+import { uriToPath } from './workspace/disk/paths.js';
+import type { Previews } from './workspace/editor/previews.js';
+
+export interface IdeServerDeps {
+  state: () => ServerState;
+  settings: () => Settings;
+  clientName: () => string;
+  /** The client supports window/showDocument. */
+  showDocument: () => boolean;
+  previews: Previews;
+  connection: Connection;
+  place: AttachHooks;
+  /** The editor's pid (initialize's processId), if it gave one. */
+  editorPid: () => number | undefined;
+  isProcessAlive: (pid: number) => boolean;
+  log: (message: string) => void;
+  warn: (message: string) => void;
+}
+
+export interface IdeServers {
+  /** The editor showed editls a range of a document (a code action request): the agents' context follows. */
+  selectionSeen(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): void;
+  /** A document was opened, changed or closed. */
+  documentsChanged(uri: string): void;
+  /** The workspace folders changed (the discovery files name them). */
+  foldersChanged(): void;
+  /** Starts or stops each server after the settings changed (also the first start). */
+  settingsChanged(): Promise<void>;
+  close(): void;
+}
+
+/** How long context changes gather before the agents hear of them. */
+const CONTEXT_DEBOUNCE_MS = 150;
+
+export function ideServers(deps: IdeServerDeps): IdeServers {
+  const { connection } = deps;
+  const listeners = new Set<() => void>();
+  const touched = new Map<string, number>();
+  let selection: EditorSelection | undefined;
+  // Strictly increasing, so that the file touched last sorts first even within one millisecond.
+  let lastStamp = 0;
+  const stamp = () => (lastStamp = Math.max(Date.now(), lastStamp + 1));
+  let timer: NodeJS.Timeout | undefined;
+  const changed = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      for (const l of listeners) l();
+    }, CONTEXT_DEBOUNCE_MS);
+    timer.unref();
+  };
+  const inFolders = (p: string) => deps.state().folders.some((f) => isAtOrInside(p, f));
+
+  const host: IdeHost = {
+    folders: () => deps.state().folders,
+    editorName: () => deps.clientName(),
+    openFiles: async () => {
+      const { documents } = deps.state();
+      const files = [];
+      for (const doc of documents.store.all()) {
+        const p = uriToPath(doc.uri);
+        if (p === undefined || !inFolders(p)) continue;
+        files.push({ path: p, uri: doc.uri, languageId: doc.languageId, timestamp: touched.get(doc.uri) ?? 0 });
+      }
+      return files.sort((a, b) => b.timestamp - a.timestamp);
+    },
+    selection: () => selection,
+    onContextChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reviews: (agent) =>
+      new DiffReviews(
+        {
+          look: async (file) => {
+            const ctx = createContext(deps.state(), { signal: new AbortController().signal });
+            const resolved = await ctx.resolvePath(file);
+            if (!resolved.ok) return resolved;
+            const snapshot = await ctx.snapshot(resolved);
+            if (!snapshot.ok) return snapshot;
+            if (snapshot.source !== 'editor') return { ok: true, snapshot, unsaved: false };
+            const disk = resolved.exists ? await readTextFile(resolved.absPath, resolved.relPath, deps.settings().maxFileSize) : undefined;
+            if (disk && !disk.ok) return fail('io_error', `${resolved.relPath} cannot be compared with its buffer: ${disk.message}`);
+            return { ok: true, snapshot, unsaved: disk === undefined ? snapshot.text !== '' : disk.text !== snapshot.text };
+          },
+          previews: deps.previews,
+          ask: askUser(connection),
+          previewEnded: (id) => deps.previews.ended(id),
+          previewStat: (id) => deps.previews.stat(id),
+          showDocument: (uri) => {
+            if (deps.showDocument()) connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true }).catch(() => undefined);
+          },
+          tellUser: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }),
+          log: deps.log,
+        },
+        agent,
+      ),
+    showFile: async (file, range) => {
+      if (!deps.showDocument() || !inFolders(file)) return false;
+      const uri = createContext(deps.state(), { signal: new AbortController().signal });
+      const resolved = await uri.resolvePath(file);
+      if (!resolved.ok) return false;
+      try {
+        const r = await connection.sendRequest(ShowDocumentRequest.type, { uri: resolved.uri, takeFocus: true, ...(range ? { selection: range } : {}) });
+        return r.success;
+      } catch {
+        return false;
+      }
+    },
+    dirty: async (file) => {
+      const ctx = createContext(deps.state(), { signal: new AbortController().signal });
+      const resolved = await ctx.resolvePath(file);
+      if (!resolved.ok) return undefined;
+      const snapshot = await ctx.snapshot(resolved);
+      if (!snapshot.ok || snapshot.source !== 'editor') return undefined;
+      const disk = resolved.exists ? await readTextFile(resolved.absPath, resolved.relPath, deps.settings().maxFileSize) : undefined;
+      return disk === undefined || !disk.ok || disk.text !== snapshot.text;
+    },
+    readText: async (file) => {
+      const ctx = createContext(deps.state(), { signal: new AbortController().signal });
+      const resolved = await ctx.resolvePath(file);
+      if (!resolved.ok || !resolved.exists) return undefined;
+      const snapshot = await ctx.snapshot(resolved);
+      return snapshot.ok ? snapshot.text : undefined;
+    },
+    maxBodyBytes: () => 4 * deps.settings().maxFileSize + 1024 * 1024,
+    log: deps.log,
+    warn: deps.warn,
+    tell: (message, level = 'warning') => {
+      deps.log(message);
+      void connection.sendNotification(ShowMessageNotification.type, { type: level === 'info' ? MessageType.Info : MessageType.Warning, message });
+    },
+  };
+
+  let gemini: IdeServerHandle | undefined;
+  let claude: IdeServerHandle | undefined;
+  let closed = false;
+  const place = deps.place;
+  // Discovery files go however the process ends.
+  place.onExit(() => {
+    gemini?.close();
+    claude?.close();
+  });
+  return {
+    selectionSeen: (uri, range) => {
+      const p = uriToPath(uri);
+      const doc = deps.state().documents.store.get(uri);
+      if (p === undefined || doc === undefined || !inFolders(p)) return;
+      const text = doc.getText(range);
+      if (selection && selection.uri === uri && selection.text === text && sameRange(selection, range)) return;
+      selection = { path: p, uri, text, start: range.start, end: range.end };
+      touched.set(uri, stamp());
+      changed();
+    },
+    documentsChanged: (uri) => {
+      if (deps.state().documents.store.get(uri)) touched.set(uri, stamp());
+      else touched.delete(uri);
+      if (selection?.uri === uri && !deps.state().documents.store.get(uri)) selection = undefined;
+      changed();
+    },
+    foldersChanged: () => {
+      gemini?.republish();
+      claude?.republish();
+    },
+    settingsChanged: async () => {
+      const s = deps.settings();
+      if (closed) return;
+      if (s.geminiIde && !gemini) {
+        const started = await startGeminiCompanion(host, { tmpdir: place.tmpdir, uid: place.uid, pid: place.pid, isProcessAlive: deps.isProcessAlive });
+        if ('error' in started) deps.warn(started.error);
+        else if (closed) started.close();
+        else gemini = started;
+      } else if (!s.geminiIde && gemini) {
+        gemini.close();
+        gemini = undefined;
+      }
+      if (s.claudeCodeIde && !claude) {
+        const editorPid = deps.editorPid();
+        const started = await startClaudeIde(host, { configDir: place.claudeConfigDir, uid: place.uid, pid: place.pid, ...(editorPid === undefined ? {} : { editorPid }), windows: place.windows, isProcessAlive: deps.isProcessAlive });
+        if ('error' in started) deps.warn(started.error);
+        else if (closed) started.close();
+        else claude = started;
+      } else if (!s.claudeCodeIde && claude) {
+        claude.close();
+        claude = undefined;
+      }
+      const state = (name: string, h: IdeServerHandle | undefined, setting: string) => `${name} ${h ? `on 127.0.0.1:${h.port}` : `off (${setting})`}`;
+      deps.log(`agent CLIs' IDE integrations: ${state('Claude Code', claude, 'claudeCodeIde')}, ${state('Gemini CLI', gemini, 'geminiIde')}`);
+    },
+    close: () => {
+      closed = true;
+      gemini?.close();
+      claude?.close();
+      gemini = claude = undefined;
+    },
+  };
+}
+
+function sameRange(a: EditorSelection, b: { start: { line: number; character: number }; end: { line: number; character: number } }): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+}
