@@ -13,6 +13,7 @@ import { startGeminiCompanion, type IdeServerHandle } from './ide/geminiCompanio
 import { startClaudeIde } from './ide/claudeCode.js';
 import type { AttachHooks } from './server.js';
 import type { Settings } from './settings.js';
+import type { AgentsPort } from './commands/ports/agents.js';
 import { createContext, type ServerState } from './workspace/context.js';
 import { readTextFile } from './workspace/disk/fileCodec.js';
 import { uriToPath } from './workspace/disk/paths.js';
@@ -34,7 +35,7 @@ export interface IdeServerDeps {
   warn: (message: string) => void;
 }
 
-export interface IdeServers {
+export interface IdeServers extends AgentsPort {
   /** The editor showed editls a range of a document (a code action request): the agents' context follows. */
   selectionSeen(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): void;
   /** A document was opened, changed or closed. */
@@ -159,6 +160,8 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
     claude?.close();
   });
   return {
+    mentionTargets: () => (claude?.mentionable() ? ['Claude Code'] : []),
+    mention: (absPath, startLine, endLine) => (claude?.mention(absPath, startLine, endLine) ? ['Claude Code'] : []),
     selectionSeen: (uri, range) => {
       const p = uriToPath(uri);
       const doc = deps.state().documents.store.get(uri);

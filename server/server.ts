@@ -142,6 +142,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     progress,
     symbols,
     journal,
+    ...(ide ? { agents: ide } : {}),
   });
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {

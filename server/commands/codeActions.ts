@@ -1,20 +1,28 @@
 // The code actions editls offers on a document: apply / discard each pending preview touching it,
-// apply all of them, undo of the last editls change, and the no-input edits (trailing whitespace in the selection or the file,
-// mixed line endings). Each offer runs an editls command, so it is computed and applied like one.
+// apply all of them, send the selection to a connected agent CLI, undo of the last editls change,
+// and the no-input edits (trailing whitespace in the selection or the file, mixed line endings).
+// Each offer runs an editls command, so it is computed and applied like one.
 import { countTrailingWhitespace, endingName, lineEndingStats } from '../core/edits/whitespace.js';
 import type { ActionOffer } from '../protocol/previewProto.js';
+import type { AgentsPort } from './ports/agents.js';
 import type { ApplyPort } from './ports/apply.js';
 import type { FilesPort } from './ports/files.js';
 import type { ReviewPort } from './ports/review.js';
 
 /** Every kind editls offers (advertised as codeActionProvider.codeActionKinds). */
-export const CODE_ACTION_KINDS = ['refactor.rewrite', 'source.trimTrailingWhitespace', 'source.normalizeLineEndings', 'source.applyPreviews'] as const;
+export const CODE_ACTION_KINDS = ['refactor.rewrite', 'source.trimTrailingWhitespace', 'source.normalizeLineEndings', 'source.applyPreviews', 'source.sendToAgent'] as const;
 
 /**
  * Offers for the document at `uri`; `lines` is the selected 1-based line span (undefined for a
  * cursor); `only` is the client's kind filter (a kind matches itself and its sub-kinds).
  */
-export async function codeActionOffers(ctx: FilesPort & ReviewPort & Pick<ApplyPort, 'carriageReturns'>, uri: string, lines: { start: number; end: number } | undefined, only: readonly string[] | undefined): Promise<ActionOffer[]> {
+export async function codeActionOffers(
+  ctx: FilesPort & ReviewPort & Pick<ApplyPort, 'carriageReturns'> & Pick<AgentsPort, 'mentionTargets'>,
+  uri: string,
+  lines: { start: number; end: number } | undefined,
+  only: readonly string[] | undefined,
+  cursorLine?: number,
+): Promise<ActionOffer[]> {
   const resolved = await ctx.resolvePath(uri);
   if (!resolved.ok) return [];
   const wanted = (kind: string) => only === undefined || only.length === 0 || only.some((o) => kind === o || kind.startsWith(`${o}.`));
@@ -30,6 +38,13 @@ export async function codeActionOffers(ctx: FilesPort & ReviewPort & Pick<ApplyP
         : { title: `editls: accept ${p.writer}'s edit ${p.id} (${what})`, kind: 'refactor.rewrite', command: 'editls.applyPreview', args: { id: p.id }, isPreferred: true },
       { title: p.writer === undefined ? `editls: discard previewed edit ${p.id}` : `editls: reject ${p.writer}'s edit ${p.id}`, kind: 'refactor.rewrite', command: 'editls.discardPreview', args: { id: p.id } },
     );
+  }
+  // The selection (or the cursor's line) to the agent CLI connected to the editor, as an @-mention.
+  const agents = ctx.mentionTargets();
+  const span = lines ?? (cursorLine === undefined ? undefined : { start: cursorLine, end: cursorLine });
+  if (agents.length > 0 && span && wanted('source.sendToAgent')) {
+    const what = span.start === span.end ? `line ${span.start}` : `lines ${span.start}–${span.end}`;
+    offers.push({ title: `editls: send ${what} to ${agents.join(', ')}`, kind: 'source.sendToAgent', command: 'editls.sendToAgent', args: { path: uri, startLine: span.start, endLine: span.end } });
   }
   // With one preview "apply all" would repeat "apply"; a client asking for the kind still gets it.
   if (previews.length >= 2 || (previews.length === 1 && only?.some((o) => o.startsWith('source.applyPreviews')))) {

@@ -14,6 +14,7 @@ import { insertCommand } from './insert.js';
 import { undoCommand } from './undo.js';
 import { replaceInFilesCommand } from './replaceInFiles.js';
 import { readFileCommand } from './readFile.js';
+import { sendToAgentCommand } from './sendToAgent.js';
 
 // In this order: the MCP tools are listed in it (read_file first, as an agent starts), and the LSP
 // command list too.
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   discardPreviewCommand,
   trimTrailingWhitespaceCommand,
   normalizeLineEndingsCommand,
+  sendToAgentCommand,
 ];
 
 export const COMMAND_IDS: readonly string[] = COMMANDS.map((c) => c.id);

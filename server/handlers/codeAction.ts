@@ -7,7 +7,7 @@ import { selectedLines, toCodeAction } from '../protocol/previewProto.js';
 
 export async function codeAction(ctx: Context, params: CodeActionParams): Promise<CodeAction[]> {
   try {
-    const offers = await codeActionOffers(ctx, params.textDocument.uri, selectedLines(params.range), params.context?.only);
+    const offers = await codeActionOffers(ctx, params.textDocument.uri, selectedLines(params.range), params.context?.only, params.range.start.line + 1);
     return offers.map(toCodeAction);
   } catch (error) {
     // Code actions are asked for on every cursor move in some editors: never fail loudly.

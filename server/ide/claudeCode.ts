@@ -41,6 +41,8 @@ export interface ClaudePlace {
 }
 
 interface Connection {
+  /** Set once the client said `initialized`: notifications may go out. */
+  ready: boolean;
   server: Server;
   socket: WebSocket;
   reviews: ReturnType<IdeHost['reviews']>;
@@ -97,6 +99,13 @@ export async function startClaudeIde(host: IdeHost, place: ClaudePlace): Promise
     port,
     file,
     republish: publish,
+    mentionable: () => [...connections].some((c) => c.ready),
+    // `at_mentioned` (0-based lines): Claude Code puts `@file#L3-5` into its prompt.
+    mention: (absPath, startLine, endLine) => {
+      const ready = [...connections].filter((c) => c.ready);
+      for (const c of ready) void c.server.notification({ method: 'at_mentioned', params: { filePath: absPath, lineStart: startLine - 1, lineEnd: endLine - 1 } } as never).catch(() => undefined);
+      return ready.length > 0;
+    },
     close: () => {
       removeDiscoveryFile(file);
       for (const c of connections) endConnection(c);
@@ -111,7 +120,7 @@ function openConnection(host: IdeHost, socket: WebSocket, connections: Set<Conne
     { name: 'editls', version: '0.1.0' },
     { capabilities: { tools: {} }, jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) } },
   );
-  const conn: Connection = { server, socket, reviews: host.reviews(CLAUDE_AGENT), abort: new AbortController(), unsubscribe: () => undefined };
+  const conn: Connection = { ready: false, server, socket, reviews: host.reviews(CLAUDE_AGENT), abort: new AbortController(), unsubscribe: () => undefined };
   const transport = new WebSocketTransport(socket);
   transport.onclose = () => {
     connections.delete(conn);
@@ -127,6 +136,7 @@ function openConnection(host: IdeHost, socket: WebSocket, connections: Set<Conne
     void server.notification({ method: 'selection_changed', params } as never).catch(() => undefined);
   };
   server.oninitialized = () => {
+    conn.ready = true;
     const v = server.getClientVersion();
     host.tell(`editls: ${CLAUDE_AGENT} connected (${v?.name ?? 'client'} ${v?.version ?? ''}); its edits are reviewed here`.replace(' )', ')'), 'info');
     sendSelection();

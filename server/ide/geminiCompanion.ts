@@ -40,6 +40,10 @@ export interface IdeServerHandle {
   file: string;
   /** Rewrites the discovery file (the folders changed). */
   republish(): void;
+  /** Whether a connected agent takes a mention of lines (Claude Code does; Gemini CLI reads the selection from its context). */
+  mentionable(): boolean;
+  /** Sends lines (1-based) of a file to the connected agents; false when none took it. */
+  mention(absPath: string, startLine: number, endLine: number): boolean;
   /** Ends every session (their reviews withdrawn), stops listening, removes the file (synchronous part first: also runs at exit). */
   close(): void;
 }
@@ -104,6 +108,8 @@ export async function startGeminiCompanion(host: IdeHost, place: GeminiPlace): P
     port,
     file,
     republish: publish,
+    mentionable: () => false,
+    mention: () => false,
     close: () => {
       removeDiscoveryFile(file);
       for (const s of sessions.values()) endSession(s);

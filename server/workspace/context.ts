@@ -27,6 +27,7 @@ import path from 'node:path';
 import { pinFolder } from './disk/pinnedFolder.js';
 import { breathe } from './timeSlice.js';
 import type { UndoJournal } from './editor/undoJournal.js';
+import type { AgentsPort } from '../commands/ports/agents.js';
 
 export interface ServerState {
   /** The folders this request may touch: the editor's workspace folders, or an attached agent's own folder. */
@@ -49,6 +50,8 @@ export interface ServerState {
   progress: ProgressReporter;
   symbols: SymbolIndex;
   journal: UndoJournal;
+  /** The agent CLIs connected to the editor's IDE servers (ideServers.ts); absent: none. */
+  agents?: AgentsPort;
 }
 
 export interface RequestInfo {
@@ -127,6 +130,8 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     listReplaceCandidates: (req) => listReplaceCandidates({ documents: state.documents }, req),
     startProgress: (title, options = {}) =>
       state.progress.start(title, request.workDoneToken !== undefined ? { token: request.workDoneToken } : { delayMs: options.delayMs ?? 0 }),
+    mentionTargets: () => state.agents?.mentionTargets() ?? [],
+    mention: (absPath, startLine, endLine) => state.agents?.mention(absPath, startLine, endLine) ?? [],
     searchSymbols: async (query) => {
       const symbols = await state.symbols.query(query, settings.maxSymbols, request.signal, state.symbolScope);
       return symbols === 'cancelled' ? fail('cancelled', 'workspace/symbol was cancelled') : { ok: true, symbols };

@@ -4,7 +4,8 @@
 ;; disk, those in $OPEN get an unsaved last line "UNSAVED <name>".  Everything the user is shown
 ;; (`message', which Eglot uses for window/showMessage) is appended to $WS/.messages; a review prompt
 ;; (Eglot asks window/showMessageRequest with `completing-read') is appended to $WS/.prompts and
-;; answered with the text the test writes to $WS/.answer.  Once $WS/.finish exists the buffers are
+;; answered with the text the test writes to $WS/.answer; $WS/.send (JSON) runs editls.sendToAgent.
+;; Once $WS/.finish exists the buffers are
 ;; recorded in $WS/.result.json (after auto-revert had its chance to bring a.txt to the disk's text).
 ;; Run: WS=... SERVER=dist/editls.js REPO=. OPEN=b.txt CLEAN=a.txt emacs --batch -Q -l this-file
 (load (expand-file-name "test/editors/driver-common.el" (getenv "REPO")) nil t)
@@ -64,7 +65,16 @@
         (with-current-buffer b
           (when (buffer-file-name) (eglot--maybe-activate-editing-mode) (eglot--signal-textDocument/didChange))))
       (agent-write ".editor-ready" "ok")
-      (wait-until 600 (lambda () (file-exists-p (agent-file ".finish"))))
+      ;; Until .finish: a .send file is the user running editls.sendToAgent (its code action).
+      (wait-until 600 (lambda ()
+                        (let ((send (agent-file ".send")))
+                          (when (file-exists-p send)
+                            (let ((args (json-read-file send)))
+                              (delete-file send)
+                              (with-current-buffer first
+                                (editls-execute "editls.sendToAgent"
+                                                (list :path (alist-get 'path args) :startLine (alist-get 'startLine args) :endLine (alist-get 'endLine args)))))))
+                        (file-exists-p (agent-file ".finish"))))
       (let ((want (string-trim (with-temp-buffer (insert-file-contents (agent-file ".finish")) (buffer-string)))))
         ;; auto-revert brings an unchanged buffer to the disk's text (within its interval)
         (unless (string-empty-p want) (wait-until 20 (lambda () (equal (buf-text want) (disk want))))))

@@ -58,6 +58,11 @@ export class EmacsEditor {
     writeFileSync(path.join(this.ws.root, '.answer'), title);
   }
 
+  /** Runs editls.sendToAgent in Emacs (what its code action runs). */
+  send(file: string, startLine: number, endLine: number): void {
+    writeFileSync(path.join(this.ws.root, '.send'), JSON.stringify({ path: file, startLine, endLine }));
+  }
+
   /** Ends the session: once auto-revert brought `file` to the disk's text (none: at once), the buffers as Emacs holds them. */
   async finish(file: string): Promise<Record<string, BufferState>> {
     writeFileSync(path.join(this.ws.root, '.finish'), file);

@@ -39,6 +39,8 @@ interface UserEditor {
   /** The review prompts it asked (editls's message within the editor's own wording). */
   prompts(): string[];
   choose(choice: 'Apply' | 'Discard'): Promise<void>;
+  /** The user sends lines of a file to the agent (editls.sendToAgent, what the code action runs). */
+  send(file: string, startLine: number, endLine: number): Promise<void>;
   /**
    * The user looks at a.txt (Neovim checks it against the disk; Emacs's auto-revert runs), until it
    * holds `text` unmodified when given: both buffers then.
@@ -58,6 +60,7 @@ async function userEditor(kind: EditorKind, ws: TempWorkspace, xdg: string, dirt
       messages: async () => emacs.messages(),
       prompts: () => emacs.prompts(),
       choose: async (choice) => emacs.answer(choice),
+      send: async (file, startLine, endLine) => emacs.send(file, startLine, endLine),
       settle: async (text) => (await emacs.finish(text === undefined ? '' : 'a.txt')) as Record<'a.txt' | 'b.txt', BufferState>,
     };
   }
@@ -67,6 +70,9 @@ async function userEditor(kind: EditorKind, ws: TempWorkspace, xdg: string, dirt
     messages: () => nvim.messages(),
     prompts: () => nvim.prompts(),
     choose: (choice) => nvim.answer(choice === 'Apply' ? 1 : 2),
+    send: async (file, startLine, endLine) => {
+      await nvim.expr(`luaeval('_G.editls_client.exec("editls.sendToAgent", { path = "${file}", startLine = ${startLine}, endLine = ${endLine} })')`);
+    },
     settle: async (text) => {
       // Neovim checks a buffer against the disk when it is shown, and with `:checktime` (as on focus)
       // the buffers in windows; silent: a message could stop it at a "Press ENTER" prompt.
@@ -157,6 +163,12 @@ describe.each(CASES)("$name's own edit reviewed in $editor through editls", ({ i
     else expect(s.model.builtInResults()).toEqual([]);
     expect(s.ws.read('a.txt')).toBe(ORIGINAL);
     expect((await s.editor.settle(ORIGINAL))['a.txt']).toEqual({ text: ORIGINAL, modified: false });
+  });
+
+  (id === 'claude' ? test : it.skip)('the selection sent from the editor (editls.sendToAgent) lands in the prompt as an @-mention', async () => {
+    const s = await scene(id, editor);
+    await s.editor.send('a.txt', 2, 3);
+    expect(await s.agent.waitScreen(/@a\.txt#L2-3/)).toBe(true);
   });
 
   test('a buffer with unsaved changes is not reviewed: the user is told why, the agent asks in the terminal, nothing is lost', async () => {

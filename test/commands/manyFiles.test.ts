@@ -207,7 +207,7 @@ describe('previews and code actions over in-memory ports', () => {
     const ws = new MemoryWorkspace({ 'a.txt': 'one  \r\ntwo\n' });
     const p = editPorts(ws);
     await findCommand('editls.proposeStrReplace')!.execute(only(p), { path: 'a.txt', replacements: [{ old: 'two', new: 'TWO' }] });
-    const offers = await codeActionOffers(only({ resolvePath: p.resolvePath, snapshot: p.snapshot, withFiles: p.withFiles, removeCreatedFile: p.removeCreatedFile, previews: p.previews, journal: p.journal, carriageReturns: p.carriageReturns }), 'file:///ws/a.txt', undefined, undefined);
+    const offers = await codeActionOffers(only({ resolvePath: p.resolvePath, snapshot: p.snapshot, withFiles: p.withFiles, removeCreatedFile: p.removeCreatedFile, previews: p.previews, journal: p.journal, carriageReturns: p.carriageReturns, mentionTargets: () => [] }), 'file:///ws/a.txt', undefined, undefined);
     const titles = offers.map((o) => o.title).join('\n');
     expect(offers.length).toBeGreaterThanOrEqual(3);
     expect(titles).toMatch(/preview/i);

@@ -76,7 +76,7 @@ export async function connectGemini(file: string): Promise<IdeClient> {
 async function wrap(client: Client, transport: Transport): Promise<IdeClient> {
   const notifications: { method: string; params: any }[] = [];
   client.fallbackNotificationHandler = async (n) => void notifications.push({ method: n.method, params: n.params });
-  for (const method of ['selection_changed', 'ide/contextUpdate', 'ide/diffAccepted', 'ide/diffRejected']) {
+  for (const method of ['selection_changed', 'at_mentioned', 'ide/contextUpdate', 'ide/diffAccepted', 'ide/diffRejected']) {
     client.setNotificationHandler(z.object({ method: z.literal(method), params: z.any() }) as never, (n: { method: string; params: unknown }) => void notifications.push({ method: n.method, params: n.params }));
   }
   await client.connect(transport);

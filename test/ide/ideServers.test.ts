@@ -208,6 +208,30 @@ describe("Claude Code's IDE integration", () => {
   });
 });
 
+describe('editls.sendToAgent and its code action', () => {
+  it('offers "send lines … to Claude Code" only while it is connected, and sends at_mentioned (0-based lines)', async () => {
+    const e = await editor({ 'a.txt': 'one\ntwo\nthree\n' });
+    await e.client.open('a.txt');
+    const titles = async (range: { start: { line: number; character: number }; end: { line: number; character: number } }) =>
+      ((await e.client.conn.sendRequest('textDocument/codeAction', { textDocument: { uri: e.client.uri('a.txt') }, range, context: { diagnostics: [] } })) as { title: string; command: { command: string; arguments: unknown[] } }[]);
+    const selection = { start: { line: 1, character: 0 }, end: { line: 3, character: 0 } };
+    expect((await titles(selection)).map((a) => a.title).filter((t) => t.includes('send'))).toEqual([]);
+    expect((await e.client.execError('editls.sendToAgent', { path: 'a.txt', startLine: 2 })).data.kind).toBe('not_found');
+    const claude = await connectClaude(await discoveryFile(e.claudeDir, /^\d+\.lock$/));
+    await waitFor(() => e.client.messages.some((m) => m.includes('Claude Code connected')));
+    const send = (await titles(selection)).find((a) => a.title === 'editls: send lines 2–3 to Claude Code')!;
+    expect(send.command).toEqual({ title: send.title, command: 'editls.sendToAgent', arguments: [{ path: e.client.uri('a.txt'), startLine: 2, endLine: 3 }] });
+    const sent = await e.client.exec(send.command.command, send.command.arguments[0]);
+    expect(sent).toMatchObject({ success: true, agents: ['Claude Code'], message: 'editls.sendToAgent: sent a.txt lines 2–3 to Claude Code' });
+    expect(await waitFor(() => claude.notifications.some((n) => n.method === 'at_mentioned'))).toBe(true);
+    expect(claude.notifications.find((n) => n.method === 'at_mentioned')!.params).toEqual({ filePath: e.ws.file('a.txt'), lineStart: 1, lineEnd: 2 });
+    // A cursor offers its own line.
+    expect((await titles({ start: { line: 0, character: 1 }, end: { line: 0, character: 1 } })).map((a) => a.title)).toContain('editls: send line 1 to Claude Code');
+    expect((await e.client.execError('editls.sendToAgent', { path: 'a.txt', startLine: 3, endLine: 2 })).data.kind).toBe('invalid_args');
+    await claude.close();
+  });
+});
+
 describe("Gemini CLI's IDE companion", () => {
   it('publishes a private discovery file and answers only the token on 127.0.0.1', async () => {
     const e = await editor({ 'a.txt': 'one\n' });

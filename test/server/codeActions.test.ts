@@ -28,7 +28,7 @@ describe('what is offered', () => {
     const ws = setup({});
     const client = await start(ws);
     expect((client.initializeResult.capabilities as any).codeActionProvider).toEqual({
-      codeActionKinds: ['refactor.rewrite', 'source.trimTrailingWhitespace', 'source.normalizeLineEndings', 'source.applyPreviews'],
+      codeActionKinds: ['refactor.rewrite', 'source.trimTrailingWhitespace', 'source.normalizeLineEndings', 'source.applyPreviews', 'source.sendToAgent'],
     });
   });
 

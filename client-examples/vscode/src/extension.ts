@@ -35,6 +35,7 @@ export const SERVER_COMMANDS = [
   'editls.searchFiles',
   'editls.replaceInFiles',
   'editls.readFile',
+  'editls.sendToAgent',
 ] as const;
 
 /** Settings of this extension that are not the server's (never sent to it). */

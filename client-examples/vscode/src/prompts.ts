@@ -191,6 +191,17 @@ export async function promptFor(command: string, ctx: PromptContext): Promise<Pr
       void vscode.window.showErrorMessage('editls: no preview to apply or discard (make one with a preview, or open its file)');
       return undefined;
     }
+    case 'editls.sendToAgent': {
+      // The selection (or the cursor's line) of the active editor, as the code action sends it.
+      const editor = vscode.window.activeTextEditor;
+      if (editor?.document.uri.scheme !== 'file') {
+        void vscode.window.showErrorMessage('editls: open a file and select the lines to send');
+        return undefined;
+      }
+      const { start, end } = editor.selection;
+      const last = end.line > start.line && end.character === 0 ? end.line : end.line + 1;
+      return run(command, { path: editor.document.uri.fsPath, startLine: start.line + 1, endLine: last });
+    }
     case 'editls.trimTrailingWhitespace':
     case 'editls.normalizeLineEndings': {
       const file = activeFile();
