@@ -9,8 +9,7 @@ import { isAtOrInside } from './core/containment.js';
 import { fail } from './core/result.js';
 import { DiffReviews } from './ide/diffReview.js';
 import type { EditorSelection, IdeHost } from './ide/host.js';
-import { startGeminiCompanion, type IdeServerHandle } from './ide/geminiCompanion.js';
-import { startClaudeIde } from './ide/claudeCode.js';
+import type { IdeServerHandle } from './ide/geminiCompanion.js';
 import type { AttachHooks } from './server.js';
 import type { Settings } from './settings.js';
 import type { AgentsPort } from './commands/ports/agents.js';
@@ -186,6 +185,9 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
       const s = deps.settings();
       if (closed) return;
       if (s.geminiIde && !gemini) {
+        // Loaded once a server starts (after `initialized`): its WebSocket and HTTP code would
+        // otherwise be evaluated by every `editls --stdio` start before `initialize` is answered.
+        const { startGeminiCompanion } = await import('./ide/geminiCompanion.js');
         const started = await startGeminiCompanion(host, { tmpdir: place.tmpdir, uid: place.uid, pid: place.pid, isProcessAlive: deps.isProcessAlive });
         if ('error' in started) deps.warn(started.error);
         else if (closed) started.close();
@@ -196,6 +198,7 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
       }
       if (s.claudeCodeIde && !claude) {
         const editorPid = deps.editorPid();
+        const { startClaudeIde } = await import('./ide/claudeCode.js');
         const started = await startClaudeIde(host, { configDir: place.claudeConfigDir, uid: place.uid, pid: place.pid, ...(editorPid === undefined ? {} : { editorPid }), windows: place.windows, isProcessAlive: deps.isProcessAlive });
         if ('error' in started) deps.warn(started.error);
         else if (closed) started.close();
