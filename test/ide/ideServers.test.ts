@@ -2,7 +2,7 @@
 // Gemini CLI's IDE companion (MCP over HTTP, discovery file), driven by the MCP SDK's client as the
 // CLIs drive them, with a scripted editor that answers the review prompt. What the agent is told is
 // what the editor did; nothing is ever written by editls; the files go at shutdown.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverFixture } from '../helpers/serverFixture.js';
@@ -19,11 +19,12 @@ interface Prompted {
   cancelled: boolean;
 }
 
-/** The editor with its review prompts kept for the test to answer, and a private place for the discovery files. */
-async function editor(files: Record<string, string>, init: Record<string, unknown> = {}) {
+/** The editor with its review prompts kept for the test to answer, and a private place for the discovery files (`before` prepares it). */
+async function editor(files: Record<string, string>, init: Record<string, unknown> = {}, before?: (home: TempWorkspace) => void) {
   const ws = fx.setup(files);
   const home = fx.setup({});
   mkdirSync(path.join(home.root, 'tmp'));
+  before?.(home);
   const env = { ...process.env, CLAUDE_CONFIG_DIR: path.join(home.root, 'claude'), TMPDIR: path.join(home.root, 'tmp') };
   const client = await fx.start(ws, { env, initializationOptions: init, capabilities: { ...CAPS_VSCODE, window: { ...CAPS_VSCODE.window, showDocument: { support: true } } } });
   const prompts: Prompted[] = [];
@@ -205,6 +206,37 @@ describe("Claude Code's IDE integration", () => {
     const sel = claude.notifications.find((n) => n.method === 'selection_changed')!.params;
     expect(sel).toEqual({ text: '😀', filePath: e.ws.file('a.txt'), fileUrl: e.client.uri('a.txt'), selection: { start: { line: 1, character: 4 }, end: { line: 1, character: 6 }, isEmpty: false } });
     await claude.close();
+  });
+});
+
+describe('the discovery files', () => {
+  it("sweep files left by an editls that is gone, and leave live ones and other IDEs' alone", async () => {
+    const alive = process.pid;
+    const dead = 2 ** 22 + 12345; // above pid_max's default: no such process
+    const e = await editor({ 'a.txt': 'one\n' }, {}, (home) => {
+      home.write('claude/ide/1111.lock', JSON.stringify({ pid: alive, editlsPid: dead, authToken: 'x' }));
+      home.write('claude/ide/2222.lock', JSON.stringify({ pid: alive, editlsPid: alive, authToken: 'x' }));
+      home.write('claude/ide/3333.lock', JSON.stringify({ pid: dead, ideName: 'Visual Studio Code', authToken: 'x' }));
+      home.write(`tmp/gemini/ide/gemini-ide-server-${dead}-4444.json`, JSON.stringify({ port: 4444, ideInfo: { name: 'editls', displayName: 'x' } }));
+      home.write(`tmp/gemini/ide/gemini-ide-server-${dead}-5555.json`, JSON.stringify({ port: 5555, ideInfo: { name: 'vscode', displayName: 'VS Code' } }));
+      home.write(`tmp/gemini/ide/gemini-ide-server-${alive}-6666.json`, JSON.stringify({ port: 6666, ideInfo: { name: 'editls', displayName: 'x' } }));
+    });
+    const lock = await discoveryFile(e.claudeDir, /^\d{5}\.lock$/);
+    await discoveryFile(e.geminiDir, new RegExp(`^gemini-ide-server-${e.client.proc.pid}-`));
+    expect(readdirSync(e.claudeDir).sort()).toEqual(['2222.lock', '3333.lock', path.basename(lock)].sort());
+    expect(readdirSync(e.geminiDir).filter((n) => !n.includes(`-${e.client.proc.pid}-`)).sort()).toEqual([`gemini-ide-server-${alive}-6666.json`, `gemini-ide-server-${dead}-5555.json`].sort());
+  });
+
+  it("refuse a folder that is a symbolic link (the server is not started, the log says why)", async () => {
+    const elsewhere = fx.setup({});
+    const e = await editor({ 'a.txt': 'one\n' }, {}, (home) => {
+      mkdirSync(path.join(home.root, 'claude'));
+      symlinkSync(elsewhere.root, path.join(home.root, 'claude', 'ide'));
+    });
+    expect(await waitFor(() => e.client.logs.some((l) => l.startsWith("agent CLIs' IDE integrations:")))).toBe(true);
+    expect(e.client.logs.find((l) => l.startsWith("agent CLIs' IDE integrations:"))).toMatch(/Claude Code off \(claudeCodeIde\), Gemini CLI on 127\.0\.0\.1:\d+/);
+    expect(e.client.logs.some((l) => /Claude Code's IDE integration not started: .*ide is a symbolic link/.test(l))).toBe(true);
+    expect(readdirSync(elsewhere.root)).toEqual([]);
   });
 });
 
