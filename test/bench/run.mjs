@@ -12,6 +12,7 @@ import { runDuringBuildBench } from './duringBuildBench.mjs';
 import { runStartBench } from './startBench.mjs';
 import { runSymbolScaleBench } from './symbolScaleBench.mjs';
 import { runScalingBench } from './scalingBench.mjs';
+import { runBigEditBench } from './bigEditBench.mjs';
 
 const results = [];
 results.push(...(await runEditBench()));
@@ -26,6 +27,7 @@ results.push(...(await runSymbolQuality({ print: false })));
 results.push(...(await runDuringBuildBench()));
 results.push(...(await runSymbolScaleBench()));
 results.push(...(await runScalingBench()));
+results.push(...(await runBigEditBench()));
 
 console.log('\n| benchmark | editls | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');
