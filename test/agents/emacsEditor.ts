@@ -26,7 +26,7 @@ export class EmacsEditor {
   ) {}
 
   static async start(options: { ws: TempWorkspace; xdg: string; open: string[]; clean: string[] }): Promise<EmacsEditor> {
-    const env = { ...process.env, WS: options.ws.root, REPO, SERVER: SERVER_JS, OPEN: options.open.join(','), CLEAN: options.clean.join(','), XDG_RUNTIME_DIR: options.xdg, HOME: path.join(options.ws.root, '.home'), OUT: path.join(options.ws.root, '.unused.json') };
+    const env = { ...process.env, WS: options.ws.root, REPO, SERVER: SERVER_JS, OPEN: options.open.join(','), CLEAN: options.clean.join(','), XDG_RUNTIME_DIR: options.xdg, HOME: path.join(options.ws.root, '.home'), CLAUDE_CONFIG_DIR: path.join(options.ws.root, '.home', '.claude'), OUT: path.join(options.ws.root, '.unused.json') };
     const proc = spawn('emacs', ['--batch', '-Q', '-l', SETUP], { cwd: options.ws.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     proc.stderr!.on('data', (d) => (stderr += String(d)));

@@ -37,7 +37,7 @@ export class NeovimEditor {
 
   static async start(options: EditorOptions): Promise<NeovimEditor> {
     const socket = path.join(options.ws.root, '.nvim.sock');
-    const env = { ...process.env, WS: options.ws.root, REPO, SERVER: SERVER_JS, OPEN: options.open.join(','), CLEAN: (options.clean ?? []).join(','), EDITLS_INIT: JSON.stringify(options.init ?? {}), XDG_RUNTIME_DIR: options.xdg, HOME: path.join(options.ws.root, '.home'), TERM: 'dumb' };
+    const env = { ...process.env, WS: options.ws.root, REPO, SERVER: SERVER_JS, OPEN: options.open.join(','), CLEAN: (options.clean ?? []).join(','), EDITLS_INIT: JSON.stringify(options.init ?? {}), XDG_RUNTIME_DIR: options.xdg, HOME: path.join(options.ws.root, '.home'), CLAUDE_CONFIG_DIR: path.join(options.ws.root, '.home', '.claude'), TERM: 'dumb' };
     const proc = spawn('nvim', ['--headless', '--clean', '-u', 'NONE', '--listen', socket, '-c', `luafile ${SETUP}`], { cwd: options.ws.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     proc.stderr!.on('data', (d) => (stderr += String(d)));
