@@ -152,6 +152,7 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
   let gemini: IdeServerHandle | undefined;
   let claude: IdeServerHandle | undefined;
   let closed = false;
+  let applying: Promise<void> = Promise.resolve();
   const place = deps.place;
   // Discovery files go however the process ends.
   place.onExit(() => {
@@ -181,35 +182,9 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
       gemini?.republish();
       claude?.republish();
     },
-    settingsChanged: async () => {
-      const s = deps.settings();
-      if (closed) return;
-      if (s.geminiIde && !gemini) {
-        // Loaded once a server starts (after `initialized`): its WebSocket and HTTP code would
-        // otherwise be evaluated by every `editls --stdio` start before `initialize` is answered.
-        const { startGeminiCompanion } = await import('./ide/geminiCompanion.js');
-        const started = await startGeminiCompanion(host, { tmpdir: place.tmpdir, uid: place.uid, pid: place.pid, isProcessAlive: deps.isProcessAlive });
-        if ('error' in started) deps.warn(started.error);
-        else if (closed) started.close();
-        else gemini = started;
-      } else if (!s.geminiIde && gemini) {
-        gemini.close();
-        gemini = undefined;
-      }
-      if (s.claudeCodeIde && !claude) {
-        const editorPid = deps.editorPid();
-        const { startClaudeIde } = await import('./ide/claudeCode.js');
-        const started = await startClaudeIde(host, { configDir: place.claudeConfigDir, uid: place.uid, pid: place.pid, ...(editorPid === undefined ? {} : { editorPid }), windows: place.windows, isProcessAlive: deps.isProcessAlive });
-        if ('error' in started) deps.warn(started.error);
-        else if (closed) started.close();
-        else claude = started;
-      } else if (!s.claudeCodeIde && claude) {
-        claude.close();
-        claude = undefined;
-      }
-      const state = (name: string, h: IdeServerHandle | undefined, setting: string) => `${name} ${h ? `on 127.0.0.1:${h.port}` : `off (${setting})`}`;
-      deps.log(`agent CLIs' IDE integrations: ${state('Claude Code', claude, 'claudeCodeIde')}, ${state('Gemini CLI', gemini, 'geminiIde')}`);
-    },
+    // One change at a time: two close together (the first configuration, a didChangeConfiguration)
+    // would otherwise both start a server.
+    settingsChanged: () => (applying = applying.then(applySettings, applySettings)),
     close: () => {
       closed = true;
       gemini?.close();
@@ -217,6 +192,36 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
       gemini = claude = undefined;
     },
   };
+
+  async function applySettings(): Promise<void> {
+    const s = deps.settings();
+    if (closed) return;
+    if (s.geminiIde && !gemini) {
+      // Loaded once a server starts (after `initialized`): its WebSocket and HTTP code would
+      // otherwise be evaluated by every `editls --stdio` start before `initialize` is answered.
+      const { startGeminiCompanion } = await import('./ide/geminiCompanion.js');
+      const started = await startGeminiCompanion(host, { tmpdir: place.tmpdir, uid: place.uid, pid: place.pid, isProcessAlive: deps.isProcessAlive });
+      if ('error' in started) deps.warn(started.error);
+      else if (closed) started.close();
+      else gemini = started;
+    } else if (!s.geminiIde && gemini) {
+      gemini.close();
+      gemini = undefined;
+    }
+    if (s.claudeCodeIde && !claude) {
+      const editorPid = deps.editorPid();
+      const { startClaudeIde } = await import('./ide/claudeCode.js');
+      const started = await startClaudeIde(host, { configDir: place.claudeConfigDir, uid: place.uid, pid: place.pid, ...(editorPid === undefined ? {} : { editorPid }), windows: place.windows, isProcessAlive: deps.isProcessAlive });
+      if ('error' in started) deps.warn(started.error);
+      else if (closed) started.close();
+      else claude = started;
+    } else if (!s.claudeCodeIde && claude) {
+      claude.close();
+      claude = undefined;
+    }
+    const state = (name: string, h: IdeServerHandle | undefined, setting: string) => `${name} ${h ? `on 127.0.0.1:${h.port}` : `off (${setting})`}`;
+    deps.log(`agent CLIs' IDE integrations: ${state('Claude Code', claude, 'claudeCodeIde')}, ${state('Gemini CLI', gemini, 'geminiIde')}`);
+  }
 }
 
 function sameRange(a: EditorSelection, b: { start: { line: number; character: number }; end: { line: number; character: number } }): boolean {

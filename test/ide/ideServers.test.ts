@@ -227,6 +227,23 @@ describe('the discovery files', () => {
     expect(readdirSync(e.geminiDir).filter((n) => !n.includes(`-${e.client.proc.pid}-`)).sort()).toEqual([`gemini-ide-server-${alive}-6666.json`, `gemini-ide-server-${dead}-5555.json`].sort());
   });
 
+  it('follow the settings as they change: off removes the file, on again publishes one (two changes at once start one server)', async () => {
+    const e = await editor({ 'a.txt': 'one\n' });
+    const first = await discoveryFile(e.claudeDir, /^\d+\.lock$/);
+    const change = (configuration: unknown) => {
+      (e.client.options as { configuration?: unknown }).configuration = configuration;
+      return e.client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    };
+    await change({ claudeCodeIde: false });
+    expect(await waitFor(() => !existsSync(first))).toBe(true);
+    await change({ claudeCodeIde: true });
+    await change({ claudeCodeIde: true });
+    const second = await discoveryFile(e.claudeDir, /^\d+\.lock$/);
+    expect(await waitFor(() => e.client.logs.filter((l) => l.startsWith("agent CLIs' IDE integrations:")).length >= 4)).toBe(true);
+    expect(readdirSync(e.claudeDir)).toEqual([path.basename(second)]);
+    expect(second).not.toBe(first);
+  });
+
   it("refuse a folder that is a symbolic link (the server is not started, the log says why)", async () => {
     const elsewhere = fx.setup({});
     const e = await editor({ 'a.txt': 'one\n' }, {}, (home) => {
