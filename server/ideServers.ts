@@ -6,7 +6,8 @@
 import { MessageType, ShowDocumentRequest, ShowMessageNotification, type Connection } from 'vscode-languageserver';
 import { askUser } from './agentRequests.js';
 import { isAtOrInside } from './core/containment.js';
-import { fail } from './core/result.js';
+import { fail, type Result } from './core/result.js';
+import type { ResolvedPath, Snapshot } from './commands/ports/files.js';
 import { DiffReviews } from './ide/diffReview.js';
 import type { EditorSelection, IdeHost } from './ide/host.js';
 import type { IdeServerHandle } from './ide/geminiCompanion.js';
@@ -67,12 +68,28 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
     timer.unref();
   };
   const inFolders = (p: string) => deps.state().folders.some((f) => isAtOrInside(p, f));
+  const { documents } = deps.state();
+  /** The file resolved in the editor's folders and its text as editls sees it (the open buffer first). */
+  const fileNow = async (file: string): Promise<Result<{ resolved: ResolvedPath; snapshot: Snapshot }>> => {
+    const ctx = createContext(deps.state(), { signal: new AbortController().signal });
+    const resolved = await ctx.resolvePath(file);
+    if (!resolved.ok) return resolved;
+    const snapshot = await ctx.snapshot(resolved);
+    return snapshot.ok ? { ok: true, resolved, snapshot } : snapshot;
+  };
+  /** Whether an open buffer holds text the file on disk does not (a buffer of a file not yet on disk: any text). */
+  const unsaved = async (resolved: ResolvedPath, snapshot: Snapshot): Promise<Result<{ unsaved: boolean }>> => {
+    if (snapshot.source !== 'editor') return { ok: true, unsaved: false };
+    if (!resolved.exists) return { ok: true, unsaved: snapshot.text !== '' };
+    const disk = await readTextFile(resolved.absPath, resolved.relPath, deps.settings().maxFileSize);
+    if (!disk.ok) return fail('io_error', `${resolved.relPath} cannot be compared with its buffer: ${disk.message}`);
+    return { ok: true, unsaved: disk.text !== snapshot.text };
+  };
 
   const host: IdeHost = {
     folders: () => deps.state().folders,
     editorName: () => deps.clientName(),
     openFiles: async () => {
-      const { documents } = deps.state();
       const files = [];
       for (const doc of documents.store.all()) {
         const p = uriToPath(doc.uri);
@@ -90,15 +107,10 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
       new DiffReviews(
         {
           look: async (file) => {
-            const ctx = createContext(deps.state(), { signal: new AbortController().signal });
-            const resolved = await ctx.resolvePath(file);
-            if (!resolved.ok) return resolved;
-            const snapshot = await ctx.snapshot(resolved);
-            if (!snapshot.ok) return snapshot;
-            if (snapshot.source !== 'editor') return { ok: true, snapshot, unsaved: false };
-            const disk = resolved.exists ? await readTextFile(resolved.absPath, resolved.relPath, deps.settings().maxFileSize) : undefined;
-            if (disk && !disk.ok) return fail('io_error', `${resolved.relPath} cannot be compared with its buffer: ${disk.message}`);
-            return { ok: true, snapshot, unsaved: disk === undefined ? snapshot.text !== '' : disk.text !== snapshot.text };
+            const now = await fileNow(file);
+            if (!now.ok) return now;
+            const changed = await unsaved(now.resolved, now.snapshot);
+            return changed.ok ? { ok: true, snapshot: now.snapshot, unsaved: changed.unsaved } : changed;
           },
           previews: deps.previews,
           ask: askUser(connection),
@@ -114,31 +126,25 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
       ),
     showFile: async (file, range) => {
       if (!deps.showDocument() || !inFolders(file)) return false;
-      const uri = createContext(deps.state(), { signal: new AbortController().signal });
-      const resolved = await uri.resolvePath(file);
-      if (!resolved.ok) return false;
+      const now = await fileNow(file);
+      if (!now.ok) return false;
       try {
-        const r = await connection.sendRequest(ShowDocumentRequest.type, { uri: resolved.uri, takeFocus: true, ...(range ? { selection: range } : {}) });
+        const r = await connection.sendRequest(ShowDocumentRequest.type, { uri: now.resolved.uri, takeFocus: true, ...(range ? { selection: range } : {}) });
         return r.success;
       } catch {
         return false;
       }
     },
     dirty: async (file) => {
-      const ctx = createContext(deps.state(), { signal: new AbortController().signal });
-      const resolved = await ctx.resolvePath(file);
-      if (!resolved.ok) return undefined;
-      const snapshot = await ctx.snapshot(resolved);
-      if (!snapshot.ok || snapshot.source !== 'editor') return undefined;
-      const disk = resolved.exists ? await readTextFile(resolved.absPath, resolved.relPath, deps.settings().maxFileSize) : undefined;
-      return disk === undefined || !disk.ok || disk.text !== snapshot.text;
+      const now = await fileNow(file);
+      if (!now.ok || now.snapshot.source !== 'editor') return undefined;
+      const changed = await unsaved(now.resolved, now.snapshot);
+      // A buffer that cannot be compared with its file counts as dirty: nothing is said to be saved that may not be.
+      return !changed.ok || changed.unsaved;
     },
     readText: async (file) => {
-      const ctx = createContext(deps.state(), { signal: new AbortController().signal });
-      const resolved = await ctx.resolvePath(file);
-      if (!resolved.ok || !resolved.exists) return undefined;
-      const snapshot = await ctx.snapshot(resolved);
-      return snapshot.ok ? snapshot.text : undefined;
+      const now = await fileNow(file);
+      return now.ok && now.resolved.exists ? now.snapshot.text : undefined;
     },
     maxBodyBytes: () => 4 * deps.settings().maxFileSize + 1024 * 1024,
     log: deps.log,
@@ -164,7 +170,7 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
     mention: (absPath, startLine, endLine) => (claude?.mention(absPath, startLine, endLine) ? ['Claude Code'] : []),
     selectionSeen: (uri, range) => {
       const p = uriToPath(uri);
-      const doc = deps.state().documents.store.get(uri);
+      const doc = documents.store.get(uri);
       if (p === undefined || doc === undefined || !inFolders(p)) return;
       const text = doc.getText(range);
       if (selection && selection.uri === uri && selection.text === text && sameRange(selection, range)) return;
@@ -173,9 +179,9 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
       changed();
     },
     documentsChanged: (uri) => {
-      if (deps.state().documents.store.get(uri)) touched.set(uri, stamp());
+      if (documents.store.get(uri)) touched.set(uri, stamp());
       else touched.delete(uri);
-      if (selection?.uri === uri && !deps.state().documents.store.get(uri)) selection = undefined;
+      if (selection?.uri === uri && !documents.store.get(uri)) selection = undefined;
       changed();
     },
     foldersChanged: () => {

@@ -8,6 +8,7 @@ import type { PlannedChange } from '../commands/ports/apply.js';
 import type { Snapshot } from '../commands/ports/files.js';
 import type { PreviewStore } from '../commands/ports/review.js';
 import { textChange } from '../core/edits/lineHunks.js';
+import { withEol } from '../core/text/normalizedText.js';
 import type { Result } from '../core/result.js';
 import { APPLY, askAboutPreview, describeOutcome, type Outcome, type PromptDeps } from '../attach/review.js';
 
@@ -136,6 +137,5 @@ export class DiffReviews {
 export function withEndingsOf(current: string, proposed: string): string {
   // A byte order mark the agent kept or dropped is not a change of the first line either.
   const body = current.startsWith('\uFEFF') === proposed.startsWith('\uFEFF') ? proposed : current.startsWith('\uFEFF') ? `\uFEFF${proposed}` : proposed.slice(1);
-  if (!current.includes('\r\n') || body.includes('\r')) return body;
-  return body.replace(/\n/g, '\r\n');
+  return !current.includes('\r\n') || body.includes('\r') ? body : withEol(body, '\r\n');
 }

@@ -117,7 +117,7 @@ describe("Claude Code's IDE integration", () => {
     await claude.close();
   });
 
-  it("the preview's own code action accepts it without writing; agents attached through editls mcp cannot see it", async () => {
+  it("the preview's own code action accepts it without writing (agents attached through editls mcp cannot see it: test/workspace/previews.test.ts)", async () => {
     const e = await editor({ 'a.txt': 'one\ntwo\n' });
     await e.client.open('a.txt');
     const claude = await connectClaude(await discoveryFile(e.claudeDir, /^\d+\.lock$/));
@@ -126,7 +126,7 @@ describe("Claude Code's IDE integration", () => {
     await prompt(e.prompts);
     const actions = (await e.client.conn.sendRequest('textDocument/codeAction', { textDocument: { uri: e.client.uri('a.txt') }, range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, context: { diagnostics: [] } })) as { title: string; command: { command: string; arguments: unknown[] } }[];
     const accept = actions.find((a) => a.title.startsWith("editls: accept Claude Code's edit"))!;
-    expect(actions.map((a) => a.title)).toContain(accept.title);
+    expect(accept.title).toMatch(/^editls: accept Claude Code's edit p\d+ \(Claude Code edit, 1 change in a\.txt\)$/);
     expect(actions.some((a) => a.title.startsWith("editls: reject Claude Code's edit"))).toBe(true);
     const applied = await e.client.exec(accept.command.command, accept.command.arguments[0]);
     expect(applied.message).toMatch(/accepted Claude Code's change to a\.txt .*Claude Code writes it/);

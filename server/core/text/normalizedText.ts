@@ -31,7 +31,7 @@ function isLowSurrogate(code: number): boolean {
 }
 
 /** Converts \n line breaks to `eol` (the text must already be \n-normalised). */
-function withEol(s: string, eol: LineEnding): string {
+export function withEol(s: string, eol: LineEnding): string {
   return eol === '\n' || s.indexOf('\n') === -1 ? s : s.split('\n').join(eol);
 }
 
