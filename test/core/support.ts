@@ -49,6 +49,6 @@ export function extractSymbols(language: Language, text: string): SymbolDef[] {
 }
 
 /** A ranked item as the symbol index makes one (its rank key from the query, name, tier and kind). */
-export function rankOf<T>(item: T, q: Query, name: string, tier: number, kind: SymbolKindName, order: number, line: number): Ranked<T> {
-  return { item, key: rankKey(q, name, tier, kind), order, line };
+export function rankOf<T>(item: T, q: Query, name: string, tier: number, kind: SymbolKindName, order: number, line: number, column = 0): Ranked<T> {
+  return { item, key: rankKey(q, name, tier, kind), order, line, column };
 }

@@ -1,6 +1,6 @@
 // Case-insensitive fuzzy matching of symbol names for workspace/symbol: exact > prefix >
 // word/camel-hump (each query piece starts a word: `gsbn` -> getSymbolByName) > substring >
-// subsequence, then shorter names, types before functions before values, path and line. A bounded
+// subsequence, then shorter names, types before functions before values, path, line and column. A bounded
 // heap keeps the best `limit` without sorting every match.
 import type { SymbolKindName } from './types.js';
 
@@ -177,6 +177,8 @@ export interface Ranked<T> {
   /** The file's position in path order. */
   order: number;
   line: number;
+  /** The name's column: the last tie-break, so that the best `limit` do not depend on the order hits arrive in. */
+  column: number;
 }
 
 /**
@@ -201,7 +203,7 @@ export function tierOf(key: number): number {
 
 /** Negative when `a` ranks before `b`. */
 export function compareRanked<T>(a: Ranked<T>, b: Ranked<T>): number {
-  return a.key - b.key || a.order - b.order || a.line - b.line;
+  return a.key - b.key || a.order - b.order || a.line - b.line || a.column - b.column;
 }
 
 /** Keeps the best `limit` items seen (a max-heap on the ranking, worst at the root). */

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEF_FIELDS, FileExtractor, MAX_LINE_BYTES, scanText } from '../../core/symbols/extract.js';
 import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_REGEX, type Language } from '../../core/symbols/languages.js';
-import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK } from '../../core/symbols/rank.js';
-import { SYMBOL_KINDS, type SymbolHit } from '../../core/symbols/types.js';
+import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK, type Query } from '../../core/symbols/rank.js';
+import type { SymbolHit } from '../../core/symbols/types.js';
 import { columnIn, type PositionEncoding } from '../../core/text/positions.js';
 import { decodeText, readRegularFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from '../editor/openDocuments.js';
@@ -16,42 +16,8 @@ import { HeadingReader } from '../search/rgHeading.js';
 import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from '../search/ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from '../search/ripgrepFile.js';
 import { isInside } from '../../core/containment.js';
-
-/**
- * One file's symbols, column-wise (a few arrays instead of an object per symbol: ~100k symbols
- * cost far less memory and garbage-collection time this way).
- */
-interface IndexedFile {
-  rel: string;
-  uri: string;
-  count: number;
-  /**
-   * All names of the file in one string (and lower-cased, at the same offsets): two strings per
-   * file instead of two per symbol keeps the heap small and garbage collection short.
-   */
-  names: string;
-  lowers: string;
-  /** Each symbol's container, or undefined when no symbol of the file has one. */
-  containers: (string | undefined)[] | undefined;
-  /**
-   * FIELDS numbers per symbol: char mask, kind, line, name start and end (columns in the
-   * negotiated encoding), name offsets in `names`. One typed array per file: allocating typed
-   * arrays is not cheap.
-   */
-  data: Int32Array;
-  /** Position in path order, refreshed before a query when files came or went. */
-  order: number;
-}
-
-const KINDS = SYMBOL_KINDS;
-const FIELDS = 7;
-const MASK = 0;
-const KIND = 1;
-const LINE = 2;
-const START = 3;
-const END = 4;
-const NAME_AT = 5;
-const NAME_END = 6;
+import { END, FIELDS, IndexedFiles, KIND, KINDS, LINE, MASK, NAME_AT, NAME_END, START, type IndexedFile } from './indexedFiles.js';
+import { buildNameTable, offerNames, type NameTable } from './nameTable.js';
 
 export interface SymbolIndexDeps {
   folders(): readonly string[];
@@ -63,6 +29,17 @@ export interface SymbolIndexDeps {
   startProgress(title: string): ProgressHandle;
   /** Where the build's temporary file for ripgrep's output goes (the system's temporary folder when absent). */
   tempDir?(): string;
+  /**
+   * Symbols outside the name table from which one is (re)built: NAME_TABLE_MIN when absent (tests
+   * pass 0 to query through a table on small folders).
+   */
+  nameTableMin?: number;
+  /**
+   * How the name table's build lets other work in between its slices (setImmediate when absent),
+   * and how long a slice lasts (NAME_TABLE_SLICE_MS): tests hold a build half-way with these.
+   */
+  nameTableBreak?(): Promise<void>;
+  nameTableSliceMs?: number;
 }
 
 export type FileChange = { uri: string; type: 'created' | 'changed' | 'deleted' };
@@ -96,14 +73,27 @@ export function indexFlags(maxFileSize: number): string[] {
 
 /** Symbols per file beyond this are dropped (generated tables, bundles). */
 const MAX_SYMBOLS_PER_FILE = 5000;
-/** Symbols scanned between two yields to the event loop during a query. */
+/** Symbols scanned (or names tested) between two yields to the event loop during a query. */
 const QUERY_SLICE = 40_000;
+/** Names of the name table tested in one go (then the work done is checked against QUERY_SLICE). */
+const TABLE_CHUNK = 4096;
+/**
+ * The symbols outside the name table (plus those it lists in vain) that make it worth (re)building:
+ * below this, scanning them one by one takes well under a millisecond. A table is also rebuilt once
+ * a thirty-second of its size is stale.
+ */
+const NAME_TABLE_MIN = 20_000;
 
 /** How long a query waits for the first build when nothing is indexed yet. */
 const FIRST_QUERY_WAIT_MS = 1000;
 
 export class SymbolIndex {
-  private files = new Map<string, IndexedFile>();
+  private readonly files = new IndexedFiles();
+  /** The name table queries use, with the records indexed since (files.unlisted) scanned beside it. */
+  private table: NameTable | undefined;
+  /** The table being built, if any; bumped to abandon it. */
+  private tableJob: { id: number; done: Promise<void> } | undefined;
+  private tableJobs = 0;
   private build: AbortController | undefined;
   private generation = 0;
   private readonly pending = new Set<Promise<void>>();
@@ -127,9 +117,7 @@ export class SymbolIndex {
   }
 
   get symbolCount(): number {
-    let n = 0;
-    for (const f of this.files.values()) n += f.count;
-    return n;
+    return this.files.symbols;
   }
 
   /** (Re)builds the whole index in the background; a running build is abandoned. */
@@ -143,6 +131,7 @@ export class SymbolIndex {
       if (this.generation === generation) {
         this.building = false;
         this.build = undefined;
+        this.maybeBuildNameTable();
       }
     });
     return this.built;
@@ -150,6 +139,48 @@ export class SymbolIndex {
 
   dispose(): void {
     this.build?.abort();
+    this.tableJobs++;
+  }
+
+  /** The name table's distinct names and the symbols it lists (some since retired), if one is built. */
+  get nameTableSize(): { names: number; symbols: number } | undefined {
+    return this.table && { names: this.table.masks.length, symbols: this.table.symFile.length };
+  }
+
+  /** Resolves when no name table is being built (tests wait on it; queries never do). */
+  async nameTableSettled(): Promise<void> {
+    while (this.tableJob !== undefined) await this.tableJob.done;
+  }
+
+  /**
+   * Starts building a name table in the background when enough symbols are outside the current
+   * one, and no full build is running (it would retire most of what the table holds).
+   */
+  private maybeBuildNameTable(): void {
+    if (this.building || this.tableJob !== undefined) return;
+    // Symbols scanned one by one beside the table, and symbols the table lists in vain (retired).
+    const listed = this.table?.symFile.length ?? 0;
+    const stale = this.files.unlistedSymbols + (listed - (this.files.symbols - this.files.unlistedSymbols));
+    if (stale === 0 || stale < Math.max(this.deps.nameTableMin ?? NAME_TABLE_MIN, listed / 32)) return;
+    const id = ++this.tableJobs;
+    const snapshot = [...this.files.values()];
+    const started = Date.now();
+    const pause = async () => {
+      await (this.deps.nameTableBreak?.() ?? new Promise<void>((resolve) => setImmediate(resolve)));
+      return this.tableJobs === id && !this.building;
+    };
+    const done = buildNameTable(snapshot, pause, this.deps.nameTableSliceMs)
+      .then((table) => {
+        if (table === undefined || this.tableJobs !== id || this.building) return;
+        this.table = table;
+        this.files.listed(snapshot);
+        this.deps.log(`symbol index: name table of ${table.masks.length} names for ${table.symFile.length} symbols (${Date.now() - started} ms)`);
+      })
+      .catch((error) => this.deps.log(`symbol index: name table failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        if (this.tableJob?.id === id) this.tableJob = undefined;
+      });
+    this.tableJob = { id, done };
   }
 
   private async runBuild(signal: AbortSignal, generation: number, viaPipe = false): Promise<void> {
@@ -158,13 +189,14 @@ export class SymbolIndex {
     this.foldersKey = folders.join('\0');
     if (folders.length === 0) {
       this.files.clear();
+      this.table = undefined;
       return;
     }
     const progress = this.deps.startProgress('editls: indexing symbols');
     const seen = new Map<string, IndexedFile>();
     let seenSymbols = 0;
     // Files no longer under a folder go at once; the others are replaced as the build reaches them.
-    for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
+    for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.drop(abs);
     // One folder is searched as `.` from inside it, and its paths come back as `./…`: ripgrep
     // resolves every path it prints one component at a time (a readlink each), so shorter paths
     // are cheaper. Several folders are passed as they are.
@@ -185,7 +217,7 @@ export class SymbolIndex {
       extractor = undefined;
       seen.set(abs, file);
       seenSymbols += file.count;
-      this.files.set(abs, file);
+      this.files.put(file);
       // An open buffer is the truth for its file: the next query indexes its text instead.
       const open = this.deps.documents.getByPath(abs);
       if (open) this.dirtyBuffers.add(open.uri);
@@ -248,7 +280,7 @@ export class SymbolIndex {
       if (exit.cancelled || generation !== this.generation) return;
       // Files the build did not reach any more (deleted, now ignored) leave the index.
       for (const abs of [...this.files.keys()]) {
-        if (!seen.has(abs) && !this.updatedDuringBuild.has(abs) && !this.deps.documents.getByPath(abs)) this.files.delete(abs);
+        if (!seen.has(abs) && !this.updatedDuringBuild.has(abs) && !this.deps.documents.getByPath(abs)) this.files.drop(abs);
       }
       this.updatedDuringBuild.clear();
       if (exit.code === 2) this.deps.log(`symbol index: ripgrep reported errors: ${exit.stderr.split('\n')[0] ?? ''}`);
@@ -281,7 +313,7 @@ export class SymbolIndex {
     const folders = this.deps.folders();
     const first = folders[0] ?? path.dirname(abs);
     const rel = abs.startsWith(first) && abs[first.length] === path.sep ? abs.slice(first.length + 1) : path.relative(first, abs);
-    return { rel: path.sep === '/' ? rel : rel.split(path.sep).join('/'), uri: uri ?? fileUri(abs), count, names, lowers, containers, data, order: 0 };
+    return { abs, rel: path.sep === '/' ? rel : rel.split(path.sep).join('/'), uri: uri ?? fileUri(abs), count, names, lowers, containers, data, order: 0, retired: false };
   }
 
   private indexText(abs: string, text: string, uri?: string): void {
@@ -290,7 +322,7 @@ export class SymbolIndex {
     const found = scanText(new FileExtractor(language), text);
     if (this.building) this.updatedDuringBuild.add(abs);
     const lines = found.count > 0 && this.deps.encoding() !== 'utf-16' ? text.split(/\r?\n/) : [];
-    this.files.set(abs, this.fileFrom(abs, found, (line) => lines[line] ?? '', uri));
+    this.files.put(this.fileFrom(abs, found, (line) => lines[line] ?? '', uri));
   }
 
   /** Runs an update and lets queries wait for it. */
@@ -336,7 +368,7 @@ export class SymbolIndex {
       const abs = change.type === 'deleted' ? path.resolve(p) : realpathOrSelf(p);
       if (change.type === 'deleted') {
         // A deleted folder takes every file below it along.
-        for (const known of [...this.files.keys()]) if (known === abs || isInside(known, abs)) this.files.delete(known);
+        for (const known of [...this.files.keys()]) if (known === abs || isInside(known, abs)) this.files.drop(known);
         continue;
       }
       if (this.deps.documents.getByPath(abs)) continue; // the buffer is the truth
@@ -355,17 +387,17 @@ export class SymbolIndex {
       // Never a plain readFile: a FIFO (or one swapped in for the file) would block a libuv thread.
       const read = await readRegularFile(abs, abs, this.deps.maxFileSize());
       if (!read.ok) {
-        this.files.delete(abs);
+        this.files.drop(abs);
         continue;
       }
       const buf = read.buf;
       if (buf.includes(0)) {
-        this.files.delete(abs);
+        this.files.drop(abs);
         continue;
       }
       const decoded = decodeText(buf, abs);
       if (!decoded.ok) {
-        this.files.delete(abs);
+        this.files.drop(abs);
         continue;
       }
       this.indexText(abs, decoded.text);
@@ -447,7 +479,7 @@ export class SymbolIndex {
     const key = folders.join('\0');
     if (key === this.foldersKey) return;
     this.foldersKey = key;
-    for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.delete(abs);
+    for (const abs of [...this.files.keys()]) if (!folders.some((f) => isInside(abs, f))) this.files.drop(abs);
   }
 
   /** Ranked hits for a workspace/symbol query, from files inside `within` when given; 'cancelled' when the signal fires. */
@@ -464,29 +496,31 @@ export class SymbolIndex {
     this.dropChangedFolders();
     const q = makeQuery(raw);
     this.refreshOrder();
+    this.maybeBuildNameTable();
     const top = new TopK<[IndexedFile, number]>(limit);
-    let scanned = 0;
     // Both are normalised real paths: a prefix test (path.relative per file would cost a query milliseconds).
     const prefix = within === undefined ? undefined : within.endsWith(path.sep) ? within : within + path.sep;
-    for (const [abs, file] of this.files) {
-      if (prefix !== undefined && !abs.startsWith(prefix)) continue;
-      const { names, lowers, data } = file;
-      for (let i = 0; i < file.count; i++) {
-        const at = i * FIELDS;
-        const from = data[at + NAME_AT]!;
-        const to = data[at + NAME_END]!;
-        const tier = matchTierIn(q, names, lowers, from, to, data[at + MASK]!, top.worstUseful());
-        if (tier < 0) continue;
-        const key = rankKeyIn(q, names, from, to, tier, KINDS[data[at + KIND]!]!);
-        if (top.mightAccept(key)) top.push({ item: [file, i], key, order: file.order, line: data[at + LINE]! });
+    // Taken now: a table finished while this query yields lists records this query would then miss.
+    const table = this.table;
+    const unlisted = [...this.files.unlisted];
+    let work = 0;
+    const breathe = async (): Promise<boolean> => {
+      work = 0;
+      // Let $/cancelRequest (Helix re-queries on every keystroke) and other messages in.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return !signal.aborted;
+    };
+    if (table !== undefined) {
+      for (let k = 0; k < table.masks.length; k += TABLE_CHUNK) {
+        work += offerNames(table, q, top, prefix, k, Math.min(table.masks.length, k + TABLE_CHUNK));
+        if (work >= QUERY_SLICE && !(await breathe())) return 'cancelled';
       }
-      scanned += file.count;
-      if (scanned >= QUERY_SLICE) {
-        scanned = 0;
-        // Let $/cancelRequest (Helix re-queries on every keystroke) and other messages in.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (signal.aborted) return 'cancelled';
-      }
+    }
+    for (const file of unlisted) {
+      if (file.retired || (prefix !== undefined && !file.abs.startsWith(prefix))) continue;
+      offerFile(q, top, file);
+      work += file.count;
+      if (work >= QUERY_SLICE && !(await breathe())) return 'cancelled';
     }
     return top.sorted().map(([file, i]) => {
       const container = file.containers?.[i];
@@ -501,6 +535,19 @@ export class SymbolIndex {
         endCharacter: file.data[at + END]!,
       };
     });
+  }
+}
+
+/** Offers every symbol of one record that matches `q` to `top`. */
+function offerFile(q: Query, top: TopK<[IndexedFile, number]>, file: IndexedFile): void {
+  const { names, lowers, data } = file;
+  for (let i = 0, at = 0; i < file.count; i++, at += FIELDS) {
+    const from = data[at + NAME_AT]!;
+    const to = data[at + NAME_END]!;
+    const tier = matchTierIn(q, names, lowers, from, to, data[at + MASK]!, top.worstUseful());
+    if (tier < 0) continue;
+    const key = rankKeyIn(q, names, from, to, tier, KINDS[data[at + KIND]!]!);
+    if (top.mightAccept(key)) top.push({ item: [file, i], key, order: file.order, line: data[at + LINE]!, column: data[at + START]! });
   }
 }
 
