@@ -2,7 +2,7 @@
 // indexes of the same real folder (real ripgrep), one querying through a table and one scanning
 // file by file, give the same hits for prefixes, word starts, substrings, subsequences, case
 // variants, non-ASCII names and every limit, before and after files change, buffers are edited and
-// folders go away, and while a table is being built.
+// folders go away, while a table is being built and across a full rebuild.
 import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -183,6 +183,15 @@ describe('the symbol name table', () => {
     const after = table.nameTableSize!;
     expect(after.symbols).toBe(table.symbolCount);
     expect(after.symbols).toBeLessThan(before.symbols);
+    await expectSameAnswers(table, scan, qs);
+
+    // A full build drops the table (it would keep every old record alive), answers exactly
+    // meanwhile, and makes a new one at its end.
+    const rebuilt = Promise.all(both.map((i) => i.rebuild()));
+    expect(table.nameTableSize).toBeUndefined();
+    await rebuilt;
+    await table.nameTableSettled();
+    expect(table.nameTableSize?.symbols).toBe(table.symbolCount);
     await expectSameAnswers(table, scan, qs);
   });
 

@@ -92,6 +92,12 @@ export class IndexedFiles {
     this.byPath.clear();
   }
 
+  /** No name table holds any record any more. */
+  unlistAll(): void {
+    for (const f of this.byPath.values()) this.unlisted.add(f);
+    this.unlistedSymbols = this.symbols;
+  }
+
   /** A name table now holds these records (those retired meanwhile stay out of `unlisted`). */
   listed(files: readonly IndexedFile[]): void {
     for (const f of files) {

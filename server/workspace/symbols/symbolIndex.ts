@@ -123,6 +123,8 @@ export class SymbolIndex {
   /** (Re)builds the whole index in the background; a running build is abandoned. */
   rebuild(): Promise<void> {
     this.build?.abort();
+    // The build replaces every record: a table kept meanwhile would keep all the old ones alive.
+    this.dropNameTable();
     const controller = new AbortController();
     this.build = controller;
     const generation = ++this.generation;
@@ -139,12 +141,19 @@ export class SymbolIndex {
 
   dispose(): void {
     this.build?.abort();
-    this.tableJobs++;
+    this.dropNameTable();
   }
 
   /** The name table's distinct names and the symbols it lists (some since retired), if one is built. */
   get nameTableSize(): { names: number; symbols: number } | undefined {
     return this.table && { names: this.table.masks.length, symbols: this.table.symFile.length };
+  }
+
+  private dropNameTable(): void {
+    this.tableJobs++;
+    if (this.table === undefined) return;
+    this.table = undefined;
+    this.files.unlistAll();
   }
 
   /** Resolves when no name table is being built (tests wait on it; queries never do). */
@@ -189,7 +198,6 @@ export class SymbolIndex {
     this.foldersKey = folders.join('\0');
     if (folders.length === 0) {
       this.files.clear();
-      this.table = undefined;
       return;
     }
     const progress = this.deps.startProgress('editls: indexing symbols');
