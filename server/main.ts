@@ -52,10 +52,16 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-// `editls mcp`: the MCP server for agents (server/mcp/), initialised only here so LSP start-up does
-// not pay for it. It never returns: the process ends when the agent closes stdin.
-if (argv[0] === 'mcp') {
-  const rest = argv.slice(1);
+// No top-level await: the bundle is CommonJS, so that dist/editls.js can run it through V8's code
+// cache (launch.ts).
+if (argv[0] === 'mcp') void runMcp(argv.slice(1));
+else startLsp();
+
+/**
+ * `editls mcp`: the MCP server for agents (server/mcp/), initialised only here so LSP start-up does
+ * not pay for it. It never returns: the process ends when the agent closes stdin.
+ */
+async function runMcp(rest: string[]): Promise<void> {
   const rootAt = rest.indexOf('--root');
   const extra = rest.filter((_, i) => rootAt < 0 || (i !== rootAt && i !== rootAt + 1));
   if (extra.length > 0) usageError(`editls mcp takes no ${extra[0]!.startsWith('-') ? 'option' : 'argument'} ${extra[0]}`);
@@ -100,95 +106,98 @@ if (argv[0] === 'mcp') {
   process.exit(0);
 }
 
-// A reader that survives malformed frames (the stock one stops reading after a bad header), behind
-// the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock
-// stdio set-up does.
-const stdout = new FrameWriter(process.stdout);
-const gate = new SessionGate((message) => void stdout.write(message));
-const reader = new ResilientMessageReader(process.stdin, (error) => {
-  process.stderr.write(`editls: ${error.message}\n`);
-  if (error.code !== -32603) void stdout.write({ jsonrpc: '2.0', id: error.id, error: { code: error.code, message: error.message } } as ResponseMessage);
-});
-const connection = createConnection(ProposedFeatures.all, gate.reader(reader), gate.writer(stdout));
-let shutdownReceived = false;
-let exiting = false;
+/** The language server on stdin/stdout. */
+function startLsp(): void {
+  // A reader that survives malformed frames (the stock one stops reading after a bad header), behind
+  // the session gate (lifecycle order, ids, message shapes), and exit when stdin ends, as the stock
+  // stdio set-up does.
+  const stdout = new FrameWriter(process.stdout);
+  const gate = new SessionGate((message) => void stdout.write(message));
+  const reader = new ResilientMessageReader(process.stdin, (error) => {
+    process.stderr.write(`editls: ${error.message}\n`);
+    if (error.code !== -32603) void stdout.write({ jsonrpc: '2.0', id: error.id, error: { code: error.code, message: error.message } } as ResponseMessage);
+  });
+  const connection = createConnection(ProposedFeatures.all, gate.reader(reader), gate.writer(stdout));
+  let shutdownReceived = false;
+  let exiting = false;
 
-/** Exits (0 after `shutdown`, 1 otherwise, as LSP asks) and never hangs doing it. */
-function exitNow(): void {
-  if (exiting) return;
-  exiting = true;
-  // A JavaScript signal handler cannot run once process.exit blocks the main thread, and while one
-  // is installed the signal does not end the process: give the watchdog's SIGTERM its default action.
-  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.removeAllListeners(signal);
-  armExitWatchdog();
-  process.exit(shutdownReceived ? 0 : 1);
-}
-
-/**
- * process.exit joins libuv's threadpool threads (uv_library_shutdown), so one thread stuck in a
- * blocking open() or read() (a FIFO, a hung network mount) would keep editls alive for ever. A
- * shell started just before exiting sends SIGTERM (then SIGKILL) if editls is still alive 300 ms
- * later; it learns of a normal exit from its stdin pipe (EOF once editls is gone) and then does
- * nothing, so it can never signal a reused pid.
- */
-function armExitWatchdog(): void {
-  if (process.platform === 'win32') return;
-  const pid = process.pid;
-  try {
-    const watchdog = spawn('/bin/sh', ['-c', `(sleep 0.3; kill -TERM ${pid}; sleep 0.2; kill -KILL ${pid}) & cat >/dev/null; kill $! 2>/dev/null`], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
-    watchdog.on('error', () => undefined);
-    watchdog.stdin.on('error', () => undefined);
-  } catch {
-    // No shell: exit as usual.
+  /** Exits (0 after `shutdown`, 1 otherwise, as LSP asks) and never hangs doing it. */
+  function exitNow(): void {
+    if (exiting) return;
+    exiting = true;
+    // A JavaScript signal handler cannot run once process.exit blocks the main thread, and while one
+    // is installed the signal does not end the process: give the watchdog's SIGTERM its default action.
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.removeAllListeners(signal);
+    armExitWatchdog();
+    process.exit(shutdownReceived ? 0 : 1);
   }
-}
 
-process.stdin.on('end', exitNow);
-process.stdin.on('close', exitNow);
+  /**
+   * process.exit joins libuv's threadpool threads (uv_library_shutdown), so one thread stuck in a
+   * blocking open() or read() (a FIFO, a hung network mount) would keep editls alive for ever. A
+   * shell started just before exiting sends SIGTERM (then SIGKILL) if editls is still alive 300 ms
+   * later; it learns of a normal exit from its stdin pipe (EOF once editls is gone) and then does
+   * nothing, so it can never signal a reused pid.
+   */
+  function armExitWatchdog(): void {
+    if (process.platform === 'win32') return;
+    const pid = process.pid;
+    try {
+      const watchdog = spawn('/bin/sh', ['-c', `(sleep 0.3; kill -TERM ${pid}; sleep 0.2; kill -KILL ${pid}) & cat >/dev/null; kill $! 2>/dev/null`], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      watchdog.on('error', () => undefined);
+      watchdog.stdin.on('error', () => undefined);
+    } catch {
+      // No shell: exit as usual.
+    }
+  }
 
-startServer(connection, {
-  isProcessAlive,
-  onShutdown: () => {
-    shutdownReceived = true;
-  },
-  onExit: exitNow,
-  // The discovery record and socket agents attach to (`editls mcp`), removed however the process ends.
-  attach: {
-    xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
-    tmpdir: os.tmpdir(),
-    claudeConfigDir: process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'),
-    uid: os.userInfo().uid,
-    pid: process.pid,
-    windows: process.platform === 'win32',
-    onExit: (cleanup) => {
-      process.on('exit', cleanup);
-      for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
-        process.once(signal, () => {
-          cleanup();
-          process.exit(code);
-        });
-      }
+  process.stdin.on('end', exitNow);
+  process.stdin.on('close', exitNow);
+
+  startServer(connection, {
+    isProcessAlive,
+    onShutdown: () => {
+      shutdownReceived = true;
     },
-  },
-  // ripgrep's helper process, started once `initialize` is answered (spawning it costs the answer 10-20 ms)
-  // and while this process is still small (the index is built after `initialized`): searches fork ripgrep
-  // from it, not from the indexed server (workspace/search/ripgrepHelper.ts). Until it runs, and without it
-  // (Windows, where libuv's IPC passes only TCP sockets, not pipes), ripgrep is spawned directly.
-  afterInitialize: process.platform !== 'win32' ? () => void startRipgrepHelper(process.execPath) : undefined,
-  // Polled every 200 ms, so that the server is gone within a second of its client.
-  watchClientProcess: (pid) => {
-    const timer = setInterval(() => {
-      if (!isProcessAlive(pid)) exitNow();
-    }, 200);
-    timer.unref();
-  },
-});
+    onExit: exitNow,
+    // The discovery record and socket agents attach to (`editls mcp`), removed however the process ends.
+    attach: {
+      xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
+      tmpdir: os.tmpdir(),
+      claudeConfigDir: process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'),
+      uid: os.userInfo().uid,
+      pid: process.pid,
+      windows: process.platform === 'win32',
+      onExit: (cleanup) => {
+        process.on('exit', cleanup);
+        for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+          process.once(signal, () => {
+            cleanup();
+            process.exit(code);
+          });
+        }
+      },
+    },
+    // ripgrep's helper process, started once `initialize` is answered (spawning it costs the answer 10-20 ms)
+    // and while this process is still small (the index is built after `initialized`): searches fork ripgrep
+    // from it, not from the indexed server (workspace/search/ripgrepHelper.ts). Until it runs, and without it
+    // (Windows, where libuv's IPC passes only TCP sockets, not pipes), ripgrep is spawned directly.
+    afterInitialize: process.platform !== 'win32' ? () => void startRipgrepHelper(process.execPath) : undefined,
+    // Polled every 200 ms, so that the server is gone within a second of its client.
+    watchClientProcess: (pid) => {
+      const timer = setInterval(() => {
+        if (!isProcessAlive(pid)) exitNow();
+      }, 200);
+      timer.unref();
+    },
+  });
 
-process.on('uncaughtException', (error) => {
-  process.stderr.write(`editls: uncaught exception: ${error.stack ?? error.message}\n`);
-});
-process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`editls: unhandled rejection: ${String(reason)}\n`);
-});
+  process.on('uncaughtException', (error) => {
+    process.stderr.write(`editls: uncaught exception: ${error.stack ?? error.message}\n`);
+  });
+  process.on('unhandledRejection', (reason) => {
+    process.stderr.write(`editls: unhandled rejection: ${String(reason)}\n`);
+  });
+}

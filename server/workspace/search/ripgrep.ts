@@ -99,7 +99,10 @@ export function spawnFailure(rg: string, error: Error): RipgrepUnavailable {
  * is a RipgrepUnavailable, and the next call tries again.
  */
 export function ripgrepPath(): Promise<string> {
-  rgPathPromise ??= import('@vscode/ripgrep').then(
+  // require in the bundle (CommonJS, run by dist/editls.js through vm.Script, where import() would
+  // need --experimental-vm-modules); import() where the sources run as ES modules (the tests).
+  const load = (): Promise<typeof import('@vscode/ripgrep')> => (typeof require === 'function' ? Promise.resolve().then(() => require('@vscode/ripgrep') as typeof import('@vscode/ripgrep')) : import('@vscode/ripgrep'));
+  rgPathPromise ??= load().then(
     (m) => m.rgPath,
     (error: unknown) => {
       rgPathPromise = undefined;

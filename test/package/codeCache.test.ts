@@ -1,0 +1,75 @@
+// dist/editls.js (server/launch.ts) runs the bundle through the V8 code cache the build wrote, and
+// only a cache made from that very bundle, undamaged, for this Node and these V8 flags: a bundle
+// edited after the build (even to the same length, which V8 alone would not notice), a damaged or
+// missing cache, or other V8 flags start as usual, running the bundle's own code. Needs
+// `node esbuild.mjs` first (npm test runs it).
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+const VERSION = (JSON.parse(readFileSync(path.resolve(DIST, '../package.json'), 'utf8')) as { version: string }).version;
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })));
+
+/** A copy of dist/ (without source maps) to spoil. */
+function distCopy(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'editls-dist-'));
+  temps.push(dir);
+  cpSync(DIST, dir, { recursive: true, filter: (f) => !f.endsWith('.map') });
+  return dir;
+}
+
+function run(dist: string, args: string[], nodeArgs: string[] = []) {
+  const r = spawnSync(process.execPath, [...nodeArgs, path.join(dist, 'editls.js'), ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, EDITLS_LOG_CODE_CACHE: '1' },
+  });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the code cache of dist/editls.js', () => {
+  it('the build wrote one and a start uses it', () => {
+    expect(readFileSync(path.join(DIST, 'editls-server.cache')).subarray(0, 18).toString()).toBe('editls code cache ');
+    expect(run(DIST, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: 'editls: code cache used\n' });
+  });
+
+  it('a bundle edited after the build (same length) runs its own code, not the cached one', () => {
+    const dist = distCopy();
+    const bundle = path.join(dist, 'editls-server.js');
+    const text = readFileSync(bundle, 'utf8');
+    expect(text).toContain('usage: editls [--stdio]');
+    writeFileSync(bundle, text.replace('usage: editls [--stdio]', 'usage: EDITLS [--stdio]'));
+    const help = run(dist, ['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: EDITLS \[--stdio\]\n/);
+    expect(help.stderr).toBe('editls: code cache not used: the cache was made from another bundle\n');
+  });
+
+  it('a damaged, foreign or missing cache is not used, and editls starts', () => {
+    const dist = distCopy();
+    const cache = path.join(dist, 'editls-server.cache');
+    const good = readFileSync(cache);
+    // Bytes changed after the first line: V8 would crash deserialising them.
+    const damaged = Buffer.from(good);
+    for (let i = damaged.indexOf(10) + 1000; i < damaged.length; i += 97) damaged[i]! ^= 0x5a;
+    writeFileSync(cache, damaged);
+    expect(run(dist, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: 'editls: code cache not used: the cache is damaged\n' });
+    writeFileSync(cache, good.subarray(0, good.length >> 1));
+    expect(run(dist, ['--version']).stderr).toBe('editls: code cache not used: the cache is damaged\n');
+    writeFileSync(cache, 'not a cache\n');
+    expect(run(dist, ['--version']).stderr).toBe('editls: code cache not used: the cache file is not one\n');
+    rmSync(cache);
+    expect(run(dist, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: 'editls: code cache not used: no cache (ENOENT)\n' });
+  });
+
+  it('other V8 flags: V8 refuses the cache and editls compiles its bundle', () => {
+    const r = run(DIST, ['--version'], ['--max-old-space-size=64']);
+    expect(r).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: 'editls: code cache not used: V8 rejected the cache (another Node version or other V8 flags)\n' });
+  });
+});
