@@ -174,7 +174,7 @@ async function recheck(ctx: EditPorts, group: FileGroup): Promise<Result<{ chang
   const tooLong = resultTooLong(rel, length, maxResultChars(ctx), 'applying these previews together');
   if (tooLong) return tooLong;
   const newText = applySpanEdits(base, edits);
-  const tooLarge = resultTooLarge(ctx, 'applying these previews together', fresh, newText);
+  const tooLarge = resultTooLarge(ctx, 'applying these previews together', { snapshot: fresh, newText, edits, created: group.first.created });
   if (tooLarge) return tooLarge;
   return {
     ok: true,

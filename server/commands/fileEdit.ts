@@ -5,6 +5,7 @@
 // result with a unified diff and the one-line summary every command sends.
 import type { WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
+import { EditedText, piecesOf, throughEdits } from '../core/text/editedText.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff, cutDiff } from '../core/edits/diffCut.js';
@@ -92,7 +93,7 @@ async function snapshotComputeApply(ctx: EditPorts, req: FileEditRequest, resolv
   if (!snapshot.ok) return snapshot;
   const computed = await req.compute(snapshot);
   if (!computed.ok) return computed;
-  const tooLarge = resultTooLarge(ctx, req.command, snapshot, computed.newText);
+  const tooLarge = resultTooLarge(ctx, req.command, { snapshot, newText: computed.newText, edits: computed.edits, created: computed.created ?? false });
   if (tooLarge) return tooLarge;
   const change: PlannedChange = {
     snapshot,
@@ -118,13 +119,21 @@ export function maxResultChars(ctx: RequestPort): number {
  * a new file) against maxFileSize. The computations refused anything longer in characters before
  * building it, so this text is at most a few times maxFileSize.
  */
-export function resultTooLarge(ctx: RequestPort, command: string, snapshot: Snapshot, newText: string): Failure | undefined {
+export function resultTooLarge(ctx: RequestPort, command: string, change: Pick<PlannedChange, 'snapshot' | 'newText' | 'edits' | 'created'>): Failure | undefined {
+  const { snapshot, newText } = change;
   const encoding = snapshot.disk?.encoding ?? 'utf-8';
   const bom = snapshot.disk?.bom ?? false;
   // A UTF-16 unit is at most 3 UTF-8 bytes: a text well under the limit needs no count.
   if (3 * newText.length + 3 <= ctx.settings.maxFileSize) return undefined;
-  const bytes = encoding === 'utf-8' ? Buffer.byteLength(newText, 'utf8') + (bom ? 3 : 0) : 2 * newText.length + (bom ? 2 : 0);
+  const bytes = encoding === 'utf-8' ? byteLength(newTextOf(change)) + (bom ? 3 : 0) : 2 * newText.length + (bom ? 2 : 0);
   return resultBytesTooLarge(snapshot.resolved.relPath, bytes, ctx.settings.maxFileSize, command);
+}
+
+/** UTF-8 bytes of a text, piece by piece for an EditedText (whose pieces never split a surrogate pair). */
+function byteLength(text: string | EditedText): number {
+  let n = 0;
+  for (const p of piecesOf(text)) n += Buffer.byteLength(p, 'utf8');
+  return n;
 }
 
 /** What a command's count counts, singular and plural, for the summary line ("replacement"/"replacements"). */
@@ -242,13 +251,21 @@ function omittedNotice(n: number): string {
  * The texts a diff is built on, as they are in the file, so that it applies there with git apply or
  * patch: a disk file's BOM (not part of snapshot.text) goes back in front of line 1.
  */
-function asInFile(c: PlannedChange): { before: string; after: string; edits: readonly SpanEdit[] } {
-  if (c.created || c.snapshot.source !== 'disk' || c.snapshot.disk?.bom !== true) return { before: c.snapshot.text, after: c.newText, edits: c.edits };
-  return {
-    before: `\uFEFF${c.snapshot.text}`,
-    after: `\uFEFF${c.newText}`,
-    edits: c.edits.map((e) => ({ start: e.start + 1, end: e.end + 1, newText: e.newText })),
-  };
+function asInFile(c: PlannedChange): { before: string; after: string | EditedText; edits: readonly SpanEdit[] } {
+  if (c.created) return { before: c.snapshot.text, after: c.newText, edits: c.edits };
+  if (c.snapshot.source !== 'disk' || c.snapshot.disk?.bom !== true) return { before: c.snapshot.text, after: newTextOf(c), edits: c.edits };
+  const before = `\uFEFF${c.snapshot.text}`;
+  const edits = c.edits.map((e) => ({ start: e.start + 1, end: e.end + 1, newText: e.newText }));
+  return { before, after: throughEdits(before, edits, `\uFEFF${c.newText}`), edits };
+}
+
+/**
+ * A change's new text read through its edits (EditedText), so that neither the diff nor the size
+ * check builds it: V8 makes a concatenated string flat when it is first read, twice the file's size
+ * for a large file with one non-ASCII character.
+ */
+function newTextOf(c: Pick<PlannedChange, 'snapshot' | 'newText' | 'edits' | 'created'>): string | EditedText {
+  return c.created ? c.newText : throughEdits(c.snapshot.text, c.edits, c.newText);
 }
 
 function count(n: number, noun: Noun): string {

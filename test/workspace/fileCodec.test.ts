@@ -5,7 +5,10 @@ import { chmod, mkdir, mkdtemp, open, rm, truncate, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeText, encodeText, readTextFile, readWhole } from '../../server/workspace/disk/fileCodec.js';
+import fc from 'fast-check';
+import { EditedText } from '../../server/core/text/editedText.js';
+import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
+import { decodeText, encodePieces, encodeText, readTextFile, readWhole } from '../../server/workspace/disk/fileCodec.js';
 import type { FileEncoding } from '../../server/commands/ports/files.js';
 
 const MiB = 1024 * 1024;
@@ -239,5 +242,30 @@ describe('readWhole', () => {
     } finally {
       await empty.close();
     }
+  });
+});
+
+describe('encodePieces (a large edit is written piece by piece, its new text never built)', () => {
+  const token = fc.constantFrom('a', '\n', '\r\n', '😀', '中', 'é', '\uD83D', '\uDE00');
+  const textArb = fc.array(token, { maxLength: 30 }).map((p) => p.join(''));
+  it('gives the bytes encodeText gives for the edited text, in every encoding, with and without a BOM (property)', () => {
+    fc.assert(
+      fc.property(textArb, fc.array(fc.record({ gap: fc.nat(5), len: fc.nat(4), text: textArb }), { maxLength: 5 }), (before, spec) => {
+        const edits: SpanEdit[] = [];
+        let cursor = 0;
+        for (const e of spec) {
+          const start = cursor + e.gap + (edits.length > 0 ? 1 : 0);
+          if (start > before.length) break;
+          edits.push({ start, end: Math.min(before.length, start + e.len), newText: e.text });
+          cursor = Math.min(before.length, start + e.len);
+        }
+        const after = applySpanEdits(before, edits);
+        const pieces = new EditedText(before, edits).pieces();
+        for (const encoding of ['utf-8', 'utf-16le', 'utf-16be'] as FileEncoding[]) {
+          for (const bom of [false, true]) expect(encodePieces(pieces, encoding, bom)).toEqual(encodeText(after, encoding, bom));
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

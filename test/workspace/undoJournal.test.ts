@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
-import { inverseEdits, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
+import type { JournalFile } from '../../server/commands/ports/review.js';
+import { EditedText } from '../../server/core/text/editedText.js';
+import { inverseEdits, textDigest, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
 
 function change(absPath: string, before: string, edits: SpanEdit[], created = false): RecordedChange {
   return { absPath, relPath: absPath.slice(1), uri: `file://${absPath}`, before, edits, after: applySpanEdits(before, edits), created };
@@ -99,5 +101,37 @@ describe('UndoJournal', () => {
     expect(user.latest()).toBeUndefined();
     expect(agentA.depthOf('/f')).toBe(3);
     expect(agentB.latest()?.command).toBe('b1');
+  });
+});
+
+describe('textDigest', () => {
+  it('of a text read through its edits is the digest of the text (lone surrogates and pieces of any size included)', () => {
+    const big = 'x'.repeat((1 << 20) + 7);
+    const cases: [string, SpanEdit[]][] = [
+      ['a😀b', [{ start: 2, end: 3, newText: '\uDE00' }]],
+      ['lone \uD83D here', [{ start: 0, end: 4, newText: 'one' }]],
+      [big + '中\r\n' + big, [{ start: big.length, end: big.length + 1, newText: '😀' }]],
+    ];
+    for (const [before, edits] of cases) {
+      const after = applySpanEdits(before, edits);
+      expect(textDigest(new EditedText(before, edits))).toBe(textDigest(after));
+      expect(textDigest(new EditedText(before, edits))).not.toBe(textDigest(`${after} `));
+    }
+    // Not the UTF-8 digest of old: a lone surrogate is not U+FFFD.
+    expect(textDigest('\uD83D')).not.toBe(textDigest('\uFFFD'));
+  });
+
+  it('the journal recognises the text it left, read through the edits before and after the digest is worked out', async () => {
+    const j = new UndoJournal(() => 10);
+    const c = change('/a.txt', 'one\ntwo😀\n', [{ start: 4, end: 7, newText: 'TWO' }]);
+    j.record('user', 'editls.edit', [c]);
+    // Taken without latest(), which would work the digest out: the pending comparison first.
+    const file = (j as unknown as { entries: { files: JournalFile[] }[] }).entries[0]!.files[0]!;
+    expect(file.afterDigest).toBe('');
+    expect(j.viewFor('user').holdsWhatEditlsLeft(file, c.after)).toBe(true);
+    expect(j.viewFor('user').holdsWhatEditlsLeft(file, c.after.replace('TWO', 'TW0'))).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(file.afterDigest).toBe(textDigest(c.after));
+    expect(j.viewFor('user').holdsWhatEditlsLeft(file, c.after)).toBe(true);
   });
 });

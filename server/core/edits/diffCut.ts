@@ -2,6 +2,7 @@
 // surrogate pair, a closing line that says what was left out — and, for edits spread over a big
 // file, building only the head of the diff instead of all of it.
 
+import { EditedText } from '../text/editedText.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 import { unifiedDiff } from './unifiedDiff.js';
 
@@ -26,29 +27,27 @@ export function cutDiff(diff: string, maxChars: number): CutDiff {
  * full diff, except that the header of the last, cut hunk counts only the lines of the head (a cut
  * diff is for reading, not for applying). `edits` must be sorted and non-overlapping, as core makes them.
  */
-export function boundedDiff(path: string, before: string, after: string, edits: readonly SpanEdit[], maxChars: number): CutDiff {
+export function boundedDiff(path: string, before: string, after: string | EditedText, edits: readonly SpanEdit[], maxChars: number): CutDiff {
   if (maxChars <= 0 || before.length + after.length <= maxChars) return cutDiff(unifiedDiff(path, before, after, edits), maxChars);
   let span = Math.max(4 * maxChars, 4096);
   for (;;) {
     // A head of `before` ending at a line start, with the edits that lie inside it.
     let cut = lineStartAfter(before, span);
     let n = 0;
-    let delta = 0;
     while (n < edits.length) {
       const e = edits[n] as SpanEdit;
       if (e.start >= cut) break;
       if (e.end > cut) cut = lineStartAfter(before, e.end);
-      delta += e.newText.length - (e.end - e.start);
       n++;
     }
     if (n === edits.length && n > 0) {
       // Every edit is in the head: a few more lines hold the last one's trailing context, and then the head's diff is the diff.
       for (let k = 0; k < TAIL_LINES && cut < before.length; k++) cut = lineStartAfter(before, cut + 1);
-      if (cut < before.length) return cutDiff(unifiedDiff(path, before.slice(0, cut), after.slice(0, cut + delta), edits), maxChars);
+      if (cut < before.length) return cutDiff(unifiedDiff(path, before.slice(0, cut), headAfter(before, cut, edits, n), edits), maxChars);
     }
     if (cut >= before.length) return cutDiff(unifiedDiff(path, before, after, edits), maxChars);
     // Only its first maxChars characters can be shown: building stops soon after them.
-    const head = unifiedDiff(path, before.slice(0, cut), after.slice(0, cut + delta), edits.slice(0, n), 3, maxChars);
+    const head = unifiedDiff(path, before.slice(0, cut), headAfter(before, cut, edits, n), edits.slice(0, n), 3, maxChars);
     if (head.length > maxChars) {
       // Safe when the shown lines end well before the head's end, where the full diff may differ (context, merged blocks).
       const shown = headLength(head, maxChars);
@@ -58,6 +57,14 @@ export function boundedDiff(path: string, before: string, after: string, edits: 
     }
     span *= 4;
   }
+}
+
+/**
+ * The new text of before[0, cut), which holds the first `n` edits: read through those edits, so
+ * that a head of a large file's new text is never built (nor the whole new text made flat).
+ */
+function headAfter(before: string, cut: number, edits: readonly SpanEdit[], n: number): EditedText {
+  return new EditedText(before.slice(0, cut), edits.slice(0, n));
 }
 
 /** The highest 1-based line of the old text shown (as a context or '-' line) in diff[0, end). */

@@ -3,7 +3,16 @@
 // CRLF line keeps its \r, a BOM stays on line 1) and only \n ends a line, as for git apply and patch,
 // so every diff applies to the text it was computed on.
 
+import { EditedText } from '../text/editedText.js';
 import type { SpanEdit } from '../text/spanEdit.js';
+
+/** What the diff reads of a text: a string, or an EditedText (the new text of a large edit, never built). */
+interface TextReader {
+  readonly length: number;
+  charCodeAt(i: number): number;
+  indexOf(s: string, from?: number): number;
+  slice(start?: number, end?: number): string;
+}
 
 const LF = 10;
 const NO_NEWLINE = '\\ No newline at end of file';
@@ -22,11 +31,11 @@ interface Block {
 }
 
 /** Is `p` the start of a line in `s` (0, or just after a \n)? */
-function isLineStart(s: string, p: number): boolean {
+function isLineStart(s: TextReader, p: number): boolean {
   return p <= 0 || s.charCodeAt(p - 1) === LF;
 }
 
-function isLineBoundary(s: string, p: number): boolean {
+function isLineBoundary(s: TextReader, p: number): boolean {
   return p >= s.length || isLineStart(s, p);
 }
 
@@ -43,7 +52,7 @@ function lineBoundaryAtOrAfter(s: string, p: number): number {
 }
 
 /** Number of lines in a region of whole lines: its \n breaks, plus a final line without one. */
-function countLines(s: string, from: number, to: number): number {
+function countLines(s: TextReader, from: number, to: number): number {
   if (to <= from) return 0;
   let n = 0;
   for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) n++;
@@ -56,7 +65,7 @@ function countLines(s: string, from: number, to: number): number {
  * before the \n stays); a last line without \n gets one plus git's "No newline" marker. Returns how
  * many characters it appended.
  */
-function emitLines(out: string[], prefix: string, s: string, from: number, to: number): number {
+function emitLines(out: string[], prefix: string, s: TextReader, from: number, to: number): number {
   let size = 0;
   let i = from;
   while (i < to) {
@@ -98,18 +107,18 @@ function range(start: number, count: number): string {
  * With `limit`, building stops once more than `limit` characters are out: the result is then a
  * prefix of the full diff, longer than `limit` (for a caller that shows only a head).
  */
-export function unifiedDiff(path: string, before: string | null, after: string, edits: readonly SpanEdit[], context = 3, limit = Infinity): string {
+export function unifiedDiff(path: string, before: string | null, after: string | EditedText, edits: readonly SpanEdit[], context = 3, limit = Infinity): string {
   const created = before === null;
   const base = before ?? '';
   const changes: readonly SpanEdit[] = created
     ? after.length > 0
-      ? [{ start: 0, end: 0, newText: after }]
+      ? [{ start: 0, end: 0, newText: after.slice() }]
       : []
     : [...edits]
         .filter((e) => base.slice(e.start, e.end) !== e.newText)
         .sort((a, b) => a.start - b.start || a.end - b.end);
   const header = `--- ${created ? '/dev/null' : `a/${path}`}\n+++ b/${path}\n`;
-  if (changes.length === 0 || (!created && base === after)) return created ? header : '';
+  if (changes.length === 0 || (!created && same(base, after))) return created ? header : '';
   return header + hunks(base, after, changes, context, limit - header.length);
 }
 
@@ -117,10 +126,10 @@ export function unifiedDiff(path: string, before: string | null, after: string, 
  * How many lines `unifiedDiff` marks removed (`-`) and added (`+`), counted from the whole change
  * without building the diff (a diff cut for display undercounts): what a review prompt shows.
  */
-export function diffStat(before: string | null, after: string, edits: readonly SpanEdit[]): { added: number; removed: number } {
+export function diffStat(before: string | null, after: string | EditedText, edits: readonly SpanEdit[]): { added: number; removed: number } {
   if (before === null) return { added: countLines(after, 0, after.length), removed: 0 };
   const changes = [...edits].filter((e) => before.slice(e.start, e.end) !== e.newText).sort((a, b) => a.start - b.start || a.end - b.end);
-  if (changes.length === 0 || before === after) return { added: 0, removed: 0 };
+  if (changes.length === 0 || same(before, after)) return { added: 0, removed: 0 };
   let added = 0;
   let removed = 0;
   for (const b of changedBlocks(before, after, changes)) {
@@ -130,8 +139,13 @@ export function diffStat(before: string | null, after: string, edits: readonly S
   return { added, removed };
 }
 
+/** Whether the text after the edits is `before` again (edits that undo each other). */
+function same(before: string, after: string | EditedText): boolean {
+  return typeof after === 'string' ? before === after : after.equals(before);
+}
+
 /** The hunks (everything after the ---/+++ header). */
-function hunks(base: string, after: string, changes: readonly SpanEdit[], context: number, limit: number): string {
+function hunks(base: string, after: TextReader, changes: readonly SpanEdit[], context: number, limit: number): string {
   const blocks = changedBlocks(base, after, changes);
 
   // Line numbers: before counted incrementally; after = before + the line delta of the blocks so far.
@@ -190,7 +204,7 @@ function hunks(base: string, after: string, changes: readonly SpanEdit[], contex
  * and end on line boundaries of their own text (so a block never cuts a line or a CRLF in either),
  * and edits whose lines touch share a block.
  */
-function changedBlocks(before: string, after: string, edits: readonly SpanEdit[]): Block[] {
+function changedBlocks(before: string, after: TextReader, edits: readonly SpanEdit[]): Block[] {
   const blocks: Block[] = [];
   let delta = 0; // after offset - before offset for positions before the current edit
   let k = 0;

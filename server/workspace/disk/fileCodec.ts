@@ -219,6 +219,25 @@ export async function readWhole(handle: FileHandle, size: number): Promise<Buffe
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total); // [] -> an empty buffer
 }
 
+/**
+ * encodeText of a text given in pieces (an EditedText's: none splits a surrogate pair), written one
+ * by one into one buffer, so that the text is never joined: a large file's new text is not built.
+ */
+export function encodePieces(pieces: readonly string[], encoding: FileEncoding, bom: boolean): Buffer {
+  if (pieces.length === 1) return encodeText(pieces[0]!, encoding, bom);
+  const prefix = !bom ? 0 : encoding === 'utf-8' ? UTF8_BOM.length : 2;
+  const lengths = pieces.map((p) => (encoding === 'utf-8' ? Buffer.byteLength(p, 'utf8') : 2 * p.length));
+  const out = Buffer.allocUnsafe(prefix + lengths.reduce((a, b) => a + b, 0));
+  if (bom) (encoding === 'utf-8' ? UTF8_BOM : encoding === 'utf-16le' ? UTF16LE_BOM : UTF16BE_BOM).copy(out, 0);
+  let at = prefix;
+  pieces.forEach((p, i) => {
+    out.write(p, at, encoding === 'utf-8' ? 'utf8' : 'utf16le');
+    if (encoding === 'utf-16be') out.subarray(at, at + lengths[i]!).swap16();
+    at += lengths[i]!;
+  });
+  return out;
+}
+
 /** Encodes text (BOM-less) back to bytes; encodeText(decodeText(b)) reproduces b exactly. */
 export function encodeText(text: string, encoding: FileEncoding, bom: boolean): Buffer {
   switch (encoding) {

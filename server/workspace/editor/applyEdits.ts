@@ -7,6 +7,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
+import { piecesOf, throughEdits } from '../../core/text/editedText.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via } from '../../commands/ports/apply.js';
 import type { ClientTraits } from '../../protocol/clientTraits.js';
@@ -14,7 +15,7 @@ import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEdi
 import type { Settings } from '../../settings.js';
 import { bytesOf, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from '../disk/atomicWrite.js';
 import { mapLimited } from '../limited.js';
-import { encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
+import { encodePieces, encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
 import { editPresence } from '../../core/edits/editPresence.js';
@@ -537,7 +538,8 @@ async function diskWrite(c: PlannedChange): Promise<Result<{ write: BatchWrite }
     ok: true,
     write: {
       absPath: resolved.absPath,
-      data: () => encodeText(c.newText, disk.encoding, disk.bom),
+      // Piece by piece: the new text of a large file is never built (core/text/editedText.ts).
+      data: () => encodePieces(piecesOf(throughEdits(c.snapshot.text, c.edits, c.newText)), disk.encoding, disk.bom),
       displayPath: resolved.relPath,
       options: { mode: disk.mode, within: resolved.folder, expect: { stamp: now.stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) } },
     },

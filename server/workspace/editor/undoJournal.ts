@@ -4,6 +4,7 @@
 // undoes only its own. Kept in memory, at most `undoDepth` changes per file (all requesters
 // together); nothing of the file's text is kept beyond the replaced spans.
 import { createHash } from 'node:crypto';
+import { piecesOf, throughEdits, type EditedText } from '../../core/text/editedText.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { JournalEntry, JournalFile, UndoJournalView } from '../../commands/ports/review.js';
 
@@ -26,9 +27,20 @@ export interface RecordedChange {
   created: boolean;
 }
 
-export function textDigest(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+/**
+ * SHA-256 of a text's UTF-16 code units (a lone surrogate is kept as it is), piece by piece and a
+ * million units at a time, so that neither the text (an EditedText's pieces are never joined) nor
+ * one encoding of all of it is built.
+ */
+export function textDigest(text: string | EditedText): string {
+  const hash = createHash('sha256');
+  for (const piece of piecesOf(text)) {
+    for (let at = 0; at < piece.length; at += DIGEST_CHUNK) hash.update(piece.length <= DIGEST_CHUNK ? piece : piece.slice(at, at + DIGEST_CHUNK), 'utf16le');
+  }
+  return hash.digest('hex');
 }
+
+const DIGEST_CHUNK = 1 << 20;
 
 /** Edits that turn the text after `edits` back into `before`, in the after text's offsets. */
 export function inverseEdits(before: string, edits: readonly SpanEdit[]): SpanEdit[] {
@@ -40,6 +52,11 @@ export function inverseEdits(before: string, edits: readonly SpanEdit[]): SpanEd
     shift += e.newText.length - (e.end - e.start);
   }
   return inverse;
+}
+
+/** The text a change left, read through its edits (never built: see core/text/editedText.ts). */
+function afterOf(c: RecordedChange): string | EditedText {
+  return c.created ? c.after : throughEdits(c.before, c.edits, c.after);
 }
 
 export class UndoJournal {
@@ -76,7 +93,7 @@ export class UndoJournal {
     const c = this.pending.get(file);
     if (!c) return;
     this.pending.delete(file);
-    file.afterDigest = textDigest(c.after);
+    file.afterDigest = textDigest(afterOf(c));
     file.inverse = c.created ? [] : inverseEdits(c.before, c.edits);
   }
 
@@ -113,7 +130,10 @@ export class UndoJournal {
   holdsWhatEditlsLeft(file: JournalFile, text: string): boolean {
     if (text.length !== file.afterLength) return false;
     const pending = this.pending.get(file);
-    if (pending) return text === pending.after;
+    if (pending) {
+      const after = afterOf(pending);
+      return typeof after === 'string' ? text === after : after.equals(text);
+    }
     return textDigest(text) === file.afterDigest;
   }
 
