@@ -41,6 +41,17 @@ const zodEnglishOnly = {
   },
 };
 
+// esbuild wraps a CommonJS package in a fresh copy of its exports (one getter each) for every module
+// that imports it: vscode-languageserver's ~320 exports were copied 16 times at every start. Each of
+// its two entry points is imported through one ES module facade instead, copied once.
+const oneCopyOfLsp = {
+  name: 'one-copy-of-lsp',
+  setup(b) {
+    b.onResolve({ filter: /^vscode-languageserver(\/node)?$/ }, (args) => (args.namespace === 'lsp-facade' ? undefined : { path: args.path, namespace: 'lsp-facade' }));
+    b.onLoad({ filter: /.*/, namespace: 'lsp-facade' }, (args) => ({ contents: `export * from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: process.cwd() }));
+  },
+};
+
 const CACHE = 'dist/editls-server.cache';
 rmSync(CACHE, { force: true });
 mkdirSync('dist', { recursive: true });
@@ -59,7 +70,7 @@ await build({
   // names, for CPU profiles (BENCH_SERVER_NODE_ARGS="--cpu-prof" in test/bench/server.mjs).
   minify: process.env.EDITLS_NO_MINIFY !== '1',
   external: ['@vscode/ripgrep'],
-  plugins: [noAjv, zodEnglishOnly],
+  plugins: [noAjv, zodEnglishOnly, oneCopyOfLsp],
   logLevel: 'warning',
 });
 
