@@ -121,6 +121,12 @@ function pair(w: TempWorkspace, held = false) {
   };
 }
 
+/** The first query after a build starts the table; resolves once it is built. */
+async function tabled(index: SymbolIndex): Promise<void> {
+  await index.query('', 1, signal);
+  await index.nameTableSettled();
+}
+
 async function expectSameAnswers(table: SymbolIndex, scan: SymbolIndex, qs: readonly string[], within?: string): Promise<number> {
   let hits = 0;
   for (const q of qs) {
@@ -139,7 +145,11 @@ describe('the symbol name table', () => {
     workspaces.push(w);
     const { table, scan, both } = pair(w);
     await Promise.all(both.map((i) => i.rebuild()));
+    // No table until a query asks (a session that never looks for symbols makes none, and a search
+    // right after the build does not share the thread with making one).
     await table.nameTableSettled();
+    expect(table.nameTableSize).toBeUndefined();
+    await tabled(table);
     const size = table.nameTableSize;
     // The table lists every symbol once, under far fewer names.
     expect(size?.symbols).toBe(table.symbolCount);
@@ -158,7 +168,7 @@ describe('the symbol name table', () => {
     workspaces.push(w);
     const { table, scan, both, openDoc, changed } = pair(w);
     await Promise.all(both.map((i) => i.rebuild()));
-    await table.nameTableSettled();
+    await tabled(table);
     const before = table.nameTableSize!;
     const qs = ['get', 'parser', 'gv', 'html', 'NODE', 'ünï', 'newName', 'onlyInBuffer', 'fresh', 'x'];
 
@@ -186,10 +196,11 @@ describe('the symbol name table', () => {
     await expectSameAnswers(table, scan, qs);
 
     // A full build drops the table (it would keep every old record alive), answers exactly
-    // meanwhile, and makes a new one at its end.
+    // meanwhile, and the first query after it makes a new one.
     const rebuilt = Promise.all(both.map((i) => i.rebuild()));
     expect(table.nameTableSize).toBeUndefined();
     await rebuilt;
+    await expectSameAnswers(table, scan, qs);
     await table.nameTableSettled();
     expect(table.nameTableSize?.symbols).toBe(table.symbolCount);
     await expectSameAnswers(table, scan, qs);
@@ -200,7 +211,7 @@ describe('the symbol name table', () => {
     workspaces.push(w);
     const { table, scan, both, release, changed, openDoc } = pair(w, true);
     await Promise.all(both.map((i) => i.rebuild()));
-    // The first table's build is held after its first file: queries answer without it.
+    // The first query starts the table's build, held after its first file: queries answer without it.
     const qs = ['get', 'par', 'sv', 'html_', 'Ünï', 'held'];
     await expectSameAnswers(table, scan, qs);
     writeFileSync(w.file('f4.py'), 'def heldBack(): pass\n');

@@ -133,7 +133,6 @@ export class SymbolIndex {
       if (this.generation === generation) {
         this.building = false;
         this.build = undefined;
-        this.maybeBuildNameTable();
       }
     });
     return this.built;
