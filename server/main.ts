@@ -10,7 +10,7 @@ import { FrameWriter } from './protocol/frameWriter.js';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
 import { SessionGate } from './protocol/sessionGate.js';
 import { SERVER_VERSION, startServer } from './server.js';
-import { startRipgrepHelper } from './workspace/search/ripgrepHelper.js';
+import { startWarmRipgrepHelper } from './workspace/search/ripgrep.js';
 import { removeBufferCopies } from './workspace/search/bufferCopies.js';
 
 // Copies of unsaved buffers a search still had when the process ends (editor or editls mcp) go with it.
@@ -91,7 +91,7 @@ async function runMcp(rest: string[]): Promise<void> {
       uid: os.userInfo().uid,
       isProcessAlive,
       // Not on Windows, where libuv's IPC passes only TCP sockets (see below).
-      ...(process.platform !== 'win32' ? { startRipgrepHelper: () => startRipgrepHelper(process.execPath) } : {}),
+      ...(process.platform !== 'win32' ? { startRipgrepHelper: () => startWarmRipgrepHelper(process.execPath) } : {}),
       stdin: process.stdin,
       stdout: process.stdout,
       log: (message) => process.stderr.write(`${message}\n`),
@@ -184,7 +184,7 @@ function startLsp(): void {
     // and while this process is still small (the index is built after `initialized`): searches fork ripgrep
     // from it, not from the indexed server (workspace/search/ripgrepHelper.ts). Until it runs, and without it
     // (Windows, where libuv's IPC passes only TCP sockets, not pipes), ripgrep is spawned directly.
-    afterInitialize: process.platform !== 'win32' ? () => void startRipgrepHelper(process.execPath) : undefined,
+    afterInitialize: process.platform !== 'win32' ? () => startWarmRipgrepHelper(process.execPath) : undefined,
     // Polled every 200 ms, so that the server is gone within a second of its client.
     watchClientProcess: (pid) => {
       const timer = setInterval(() => {

@@ -4,7 +4,7 @@
 // (before or after handing the pipe over), after which ripgrep is spawned directly, the ripgrep
 // started ahead for the next run (same output for patterns `-f -` reads as `-e` does, not used for a
 // pattern with a line break or once its folder was replaced, gone with the helper), and the helper
-// of a real `editls --stdio` going, with its ripgreps, when editls is killed.
+// of a real `editls --stdio` going, with its ripgreps, when editls is killed; its warm-up run.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
@@ -137,6 +137,21 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     expect(bad.stderr).toMatch(/regex parse error/);
     // All four went through the helper, none was spawned here.
     expect(ripgrepHelperState()!.runs - before).toBe(4);
+  });
+
+  it('warm: one rg --version through the helper, not counted, gone once done; the helper serves on', async () => {
+    const w = corpus();
+    const rg = await ripgrepPath();
+    const handle = startHelper();
+    const pid = handle.state()!.pid;
+    // Its ripgrep starts under the helper and ends, its output read and dropped here.
+    await handle.warm(rg);
+    expect(handle.state()!.runs).toBe(0);
+    expect(await waitFor(() => childrenOf(pid).length === 0)).toBe(true);
+    const args = ['--json', '--sort', 'path', '-e', 'needle', '.'];
+    const got = await lines(args, w.root);
+    expect(got.out).toEqual(direct(args, w.root, rg).out);
+    expect(handle.state()).toMatchObject({ pid, runs: 1 });
   });
 
   it('loses no output on 200 fast runs (the helper never reads the pipes it hands over)', async () => {

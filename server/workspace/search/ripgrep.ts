@@ -2,7 +2,7 @@
 // validated against workspace/search/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
 // the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
 // promise settles.
-import { spawnRipgrep } from './ripgrepHelper.js';
+import { spawnRipgrep, startRipgrepHelper } from './ripgrepHelper.js';
 import { parseRgMessage, type RgMessage } from './ripgrepSchema.js';
 
 export type Flow = 'continue' | 'stop';
@@ -92,6 +92,15 @@ export function spawnFailure(rg: string, error: Error): RipgrepUnavailable {
         ? 'the system is out of processes, file descriptors or memory; search again once it has some to spare'
         : 'search again';
   return new RipgrepUnavailable(`cannot run ripgrep (${rg}): ${error.message}; ${advice}`);
+}
+
+/**
+ * Starts ripgrep's helper process (main.ts: after `initialize`, or when `editls mcp` goes headless)
+ * and, once the binary is located, warms it with one `rg --version` (RipgrepHelper.warm).
+ */
+export function startWarmRipgrepHelper(nodePath: string): void {
+  const handle = startRipgrepHelper(nodePath);
+  if (handle) ripgrepPath().then((rg) => handle.warm(rg), () => undefined);
 }
 
 /**
