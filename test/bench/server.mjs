@@ -1,11 +1,12 @@
-// The editls server a benchmark talks to: dist/editls.js over stdio, initialized on one folder, with
-// a client that accepts every workspace/applyEdit (unless told otherwise) and ignores logs, hints and progress.
+// The editls server a benchmark talks to: dist/editls.js (or EDITLS_BIN, e.g. an older build to
+// compare with) over stdio, initialized on one folder, with a client that accepts every
+// workspace/applyEdit (unless told otherwise) and ignores logs, hints and progress.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
 
-const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/editls.js');
+const SERVER = process.env.EDITLS_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/editls.js');
 
 /** `applyEdit`: the client's answer to workspace/applyEdit (default: applied). */
 export async function startServer(root, initializationOptions, { applyEdit = () => ({ applied: true }) } = {}) {
