@@ -10,6 +10,7 @@ import path from 'node:path';
 import { agentBin } from './agentKit.js';
 import type { FakeModel } from './fakeModel.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { descendantsOf, isGone } from '../helpers/processes.js';
 
 export type TerminalAgentId = 'claude' | 'gemini';
 
@@ -131,10 +132,24 @@ export class TerminalAgent {
 
   async stop(): Promise<void> {
     if (this.exited) return;
+    // The CLI under `script` and what it started, taken now: once `script` has exited they belong to
+    // init, and a CLI still writing its files under the test's HOME raced the workspace's removal
+    // (ENOTEMPTY, once in a full run).
+    const tree = descendantsOf(this.child.pid!);
     this.child.stdin.write('\x03');
     this.child.stdin.write('\x03');
     if (!(await waitFor(() => this.exited, 5000))) this.child.kill('SIGKILL');
     await waitFor(() => this.exited, 5000);
+    if (!(await waitFor(() => tree.every(isGone), 5000))) {
+      for (const pid of tree) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
+      await waitFor(() => tree.every(isGone), 5000);
+    }
   }
 }
 

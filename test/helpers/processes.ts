@@ -17,6 +17,13 @@ export function childrenOf(pid: number): number[] {
   return kids;
 }
 
+/** The live processes below `pid`: its children, theirs, and so on. */
+export function descendantsOf(pid: number): number[] {
+  const all: number[] = [];
+  for (let level = childrenOf(pid); level.length > 0; level = level.flatMap(childrenOf)) all.push(...level);
+  return all;
+}
+
 /** The command line of a process, its arguments split ([] once it is gone). */
 export function commandLine(pid: number): string[] {
   try {
