@@ -5,7 +5,7 @@
 // result with a unified diff and the one-line summary every command sends.
 import type { WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../core/result.js';
-import { EditedText, piecesOf, throughEdits } from '../core/text/editedText.js';
+import { piecesOf, throughEdits, type EditedText } from '../core/text/editedText.js';
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff, cutDiff } from '../core/edits/diffCut.js';

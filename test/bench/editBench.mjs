@@ -11,7 +11,7 @@ import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } fr
 import { corpusText } from './corpus.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/editls.js');
+const SERVER = process.env.EDITLS_BIN ?? path.join(ROOT, 'dist/editls.js');
 
 function pct(values, p) {
   const s = [...values].sort((a, b) => a - b);

@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { corpusText } from './corpus.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/editls.js');
+const SERVER = process.env.EDITLS_BIN ?? path.join(ROOT, 'dist/editls.js');
 const N = 20;
 
 function p50(values) {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/editls.js');
+const SERVER = process.env.EDITLS_BIN ?? path.join(ROOT, 'dist/editls.js');
 const N = 15;
 
 const BARE = `

@@ -19,7 +19,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { corpusFiles } from './corpus.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER = path.join(ROOT, 'dist/editls.js');
+const SERVER = process.env.EDITLS_BIN ?? path.join(ROOT, 'dist/editls.js');
 const MIN_FILES = 5000;
 const SOURCE_EXT = /\.(js|mjs|cjs|ts|mts|cts|py|rb|go|rs|c|h|cc|cpp|hpp|java|kt|cs|php|lua|sh|swift)$/;
 /** Extra real source trees, used in this order until the corpus holds MIN_FILES files. */

@@ -3,7 +3,7 @@
 // CRLF line keeps its \r, a BOM stays on line 1) and only \n ends a line, as for git apply and patch,
 // so every diff applies to the text it was computed on.
 
-import { EditedText } from '../text/editedText.js';
+import type { EditedText } from '../text/editedText.js';
 import type { SpanEdit } from '../text/spanEdit.js';
 
 /** What the diff reads of a text: a string, or an EditedText (the new text of a large edit, never built). */
