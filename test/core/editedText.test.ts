@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boundedDiff } from '../../server/core/edits/diffCut.js';
 import { diffStat, unifiedDiff } from '../../server/core/edits/unifiedDiff.js';
-import { EditedText, piecesOf, throughEdits } from '../../server/core/text/editedText.js';
+import { EditedText, piecesOf, ROPE_MIN_CHARS, throughEdits } from '../../server/core/text/editedText.js';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
 
 const token = fc.constantFrom('a', 'b', ' ', '\n', '\r\n', '\r', '😀', '中', '\uFEFF', '\uD83D', '\uDE00');
@@ -88,11 +88,16 @@ describe('EditedText', () => {
     expect(t.pieces()).toEqual(['x', '😀', 'y']);
   });
 
-  it('throughEdits: the string itself when edits do not account for it or are not valid', () => {
-    expect(throughEdits('abc', [{ start: 1, end: 2, newText: 'X' }], 'aXc')).toBeInstanceOf(EditedText);
-    expect(throughEdits('abc', [{ start: 1, end: 2, newText: 'X' }], 'aXcd')).toBe('aXcd');
-    expect(throughEdits('abc', [{ start: 1, end: 5, newText: 'X' }], 'aX')).toBe('aX');
-    expect(throughEdits('abc', [{ start: 1, end: 2, newText: 'X' }, { start: 1, end: 2, newText: 'Y' }], 'aXYc')).toBe('aXYc');
+  it('throughEdits: a large text read through its edits; the string itself when short, or when the edits do not account for it or are not valid', () => {
+    const big = 'b'.repeat(ROPE_MIN_CHARS);
+    const after = applySpanEdits(`a${big}c`, [{ start: 1, end: 2, newText: 'X' }]);
+    const read = throughEdits(`a${big}c`, [{ start: 1, end: 2, newText: 'X' }], after);
+    expect(read).toBeInstanceOf(EditedText);
+    expect((read as EditedText).equals(after)).toBe(true);
+    expect(throughEdits('abc', [{ start: 1, end: 2, newText: 'X' }], 'aXc')).toBe('aXc');
+    expect(throughEdits(`a${big}c`, [{ start: 1, end: 2, newText: 'X' }], `${after}d`)).toBe(`${after}d`);
+    expect(throughEdits(`a${big}c`, [{ start: 1, end: big.length + 5, newText: 'X' }], after)).toBe(after);
+    expect(throughEdits(`a${big}c`, [{ start: 1, end: 2, newText: 'X' }, { start: 1, end: 2, newText: 'Y' }], after)).toBe(after);
     expect(piecesOf('whole')).toEqual(['whole']);
   });
 });

@@ -121,11 +121,19 @@ export class EditedText {
 }
 
 /**
- * `after` (the text `edits` make of `before`) read through the edits, so that it is never made
- * flat; `after` itself when the edits do not account for it (they always should: the check is its
- * length) or are not valid.
+ * From this many UTF-16 units a new text is kept a rope of pieces (NormalizedText.spanEditsOf) and
+ * read through its edits (throughEdits); a shorter one is joined flat and read as it is.
+ */
+export const ROPE_MIN_CHARS = 1 << 20;
+
+/**
+ * `after` (the text `edits` make of `before`) read through the edits, so that a large one is never
+ * made flat; `after` itself when it is shorter than ROPE_MIN_CHARS (flat already: reading it is
+ * cheaper than rebuilding its pieces, on replaceInFiles' path of thousands of files), or when the
+ * edits do not account for it (they always should: the check is its length) or are not valid.
  */
 export function throughEdits(before: string, edits: readonly SpanEdit[], after: string): string | EditedText {
+  if (after.length < ROPE_MIN_CHARS) return after;
   try {
     const edited = new EditedText(before, edits);
     return edited.length === after.length ? edited : after;

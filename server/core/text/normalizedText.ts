@@ -3,6 +3,7 @@
 // SpanEdits that keep the BOM and every untouched line ending byte-for-byte.
 
 import type { SpanEdit } from './spanEdit.js';
+import { ROPE_MIN_CHARS } from './editedText.js';
 
 export type LineEnding = '\n' | '\r\n' | '\r';
 
@@ -35,8 +36,7 @@ export function withEol(s: string, eol: LineEnding): string {
   return eol === '\n' || s.indexOf('\n') === -1 ? s : s.split('\n').join(eol);
 }
 
-/** A new text this long (UTF-16 units) and of at most ROPE_MAX_PARTS pieces is left a rope (spanEditsOf). */
-const ROPE_MIN_CHARS = 1 << 20;
+/** A new text of ROPE_MIN_CHARS or more (editedText.ts) in at most this many pieces is left a rope (spanEditsOf). */
 const ROPE_MAX_PARTS = 64;
 
 export class NormalizedText {
