@@ -109,8 +109,9 @@ describe('searchFiles: a sub-folder swapped for a link while ripgrep walks', () 
     expect(fromB.map((f) => f.path)).toEqual(fromB.length === 0 ? [] : ['b/inner.txt']);
     // What a note may say of b/: ripgrep had b/ open when it was swapped, and its file, no longer at
     // its real path inside the scope, was left out; or (on a busy machine) ripgrep came to b/ between
-    // the rename and the link, found nothing there and said so.
-    for (const note of r.notes) expect(note).toMatch(/1 file left out|^ripgrep: \.\/b: No such file or directory/);
+    // the rename and the link, found nothing there and said so; or it had listed b/ before the rename
+    // and found its file gone when it opened it (seen once in a full run).
+    for (const note of r.notes) expect(note).toMatch(/1 file left out|^ripgrep: \.\/b(\/inner\.txt)?: No such file or directory/);
     if (r.notes.some((n) => n.includes('left out'))) expect(logs.join('\n')).toContain('left out');
   });
 });
