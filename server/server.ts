@@ -40,6 +40,8 @@ import { OpenDocuments } from './workspace/editor/openDocuments.js';
 import { Previews } from './workspace/editor/previews.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
 import { sweepBufferCopies } from './workspace/search/bufferCopies.js';
+import { searchFolderAhead } from './workspace/search/ripgrepSearch.js';
+import { RESPECT_GITIGNORE_BY_DEFAULT } from './commands/searchFiles.js';
 import { serving } from './workspace/timeSlice.js';
 import { FolderWatch } from './workspace/disk/folders.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
@@ -162,6 +164,12 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     connection.onNotification(WorkDoneProgressCancelNotification.type, (p) => progress.cancel(p.token));
     configured = client.pullConfiguration(connection);
     void symbols.rebuild();
+    // The session's first search is most often of the whole workspace with the default options: its
+    // ripgrep is started ahead once the settings are known (a search with other options discards it).
+    void configured.then(() => {
+      const first = folderWatch.intact(folders.list)[0];
+      if (first !== undefined && !shuttingDown) searchFolderAhead(first, { respectIgnore: RESPECT_GITIGNORE_BY_DEFAULT, maxResults: client.settings.maxResults });
+    });
     if (client.watchFiles) {
       const globPattern = `**/*.{${INDEXED_EXTENSIONS.join(',')}}`;
       connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern }] }).catch((error: unknown) => log(`file watcher registration failed: ${String(error)}`));

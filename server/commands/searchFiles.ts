@@ -31,6 +31,9 @@ const args = z
   })
   .strict();
 
+/** Whether a search honours .gitignore when respect_gitignore is not given. */
+export const RESPECT_GITIGNORE_BY_DEFAULT = true;
+
 /** Searches taking longer than this show $/progress on a token editls creates (a client-sent token shows at once). */
 const PROGRESS_DELAY_MS = 500;
 
@@ -66,7 +69,7 @@ export const searchFilesCommand = defineCommand({
         scope,
         regex: a.regex,
         ...(glob ? { glob } : {}),
-        respectIgnore: a.respect_gitignore ?? true,
+        respectIgnore: a.respect_gitignore ?? RESPECT_GITIGNORE_BY_DEFAULT,
         contextLines,
         maxResults,
         signal: AbortSignal.any([ctx.signal, progress.signal]),

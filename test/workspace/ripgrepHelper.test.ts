@@ -4,7 +4,8 @@
 // (before or after handing the pipe over), after which ripgrep is spawned directly, the ripgrep
 // started ahead for the next run (same output for patterns `-f -` reads as `-e` does, not used for a
 // pattern with a line break or once its folder was replaced, gone with the helper), and the helper
-// of a real `editls --stdio` going, with its ripgreps, when editls is killed; its warm-up run.
+// of a real `editls --stdio` going, with its ripgreps, when editls is killed; its warm-up run; the
+// ripgrep started ahead for a session's first search of the whole folder (searchFolderAhead).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
@@ -17,6 +18,9 @@ import { waitFor } from '../helpers/waitFor.js';
 import { childrenOf, commandLine, isGone } from '../helpers/processes.js';
 import { SERVER_JS, TestClient } from '../helpers/lspClient.js';
 import { spawn } from 'node:child_process';
+import { searchFiles, searchFolderAhead } from '../../server/workspace/search/ripgrepSearch.js';
+import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
+import type { SearchRequest } from '../../server/commands/ports/search.js';
 
 const workspaces: TempWorkspace[] = [];
 afterAll(() => workspaces.forEach((w) => w.cleanup()));
@@ -528,6 +532,93 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       // The helper shares editls's stderr: it went without a word (no report sent to a closed channel).
       await new Promise((r) => setTimeout(r, 200));
       expect(client.stderr).toBe('');
+    } finally {
+      client.proc.kill('SIGKILL');
+    }
+  });
+});
+
+/** searchFiles over the whole of `root` (no file_pattern), as editls.searchFiles runs it. */
+async function searchWhole(root: string, regex: string, o: { maxResults: number; respectIgnore?: boolean; contextLines?: number }) {
+  const scope = await resolveWorkspacePath('.', [root], { directories: true });
+  if (!scope.ok) throw new Error(scope.message);
+  const req: SearchRequest = { scope, regex, respectIgnore: o.respectIgnore ?? true, contextLines: o.contextLines ?? 2, maxResults: o.maxResults, signal: new AbortController().signal };
+  const r = await searchFiles({ folders: [root], documents: { all: () => [] }, maxFileSize: 10 * 1024 * 1024, log: () => undefined }, req);
+  if (!r.ok) throw new Error(`${r.kind}: ${r.message}`);
+  return { count: r.matchCount, truncated: r.truncated, hits: r.files.flatMap((f) => f.lines.filter((l) => l.match).map((l) => `${f.path}:${l.line}`)) };
+}
+
+/** The helper's one child once it is a ripgrep waiting for its pattern (a child between fork and exec still shows the helper's command line). */
+async function waitingRipgrep(helperPid: number): Promise<number> {
+  expect(await waitFor(() => childrenOf(helperPid).length === 1 && commandLine(childrenOf(helperPid)[0]!).includes('-f'))).toBe(true);
+  return childrenOf(helperPid)[0]!;
+}
+
+describe("a session's first search of a whole folder takes a ripgrep started ahead", () => {
+  const expectedHits = Array.from({ length: 300 }, (_, i) => `many/f${String(i).padStart(3, '0')}.txt:2`);
+
+  it('searchFolderAhead starts the ripgrep a whole-folder search with these options runs; that search takes it and answers as without it', async () => {
+    const w = corpus();
+    startHelper();
+    const { pid } = ripgrepHelperState()!;
+    searchFolderAhead(w.root, { respectIgnore: true, maxResults: 500 });
+    const ahead = await waitingRipgrep(pid);
+    expect(commandLine(ahead).slice(1, -1)).toEqual(['--json', '--no-config', '--no-require-git', '--crlf', '--line-number', '--max-count', '501', '-f', '-', '--', '.']);
+    expect(readlinkOr(`/proc/${ahead}/cwd`)).toBe(w.root);
+    const before = ripgrepHelperState()!.spareRuns;
+    // Context lines are read here, not by ripgrep: any context_lines takes it.
+    const first = await searchWhole(w.root, 'needle \\d+', { maxResults: 500, contextLines: 3 });
+    expect(ripgrepHelperState()!.spareRuns - before).toBe(1);
+    expect(first.count).toBe(300);
+    expect([...first.hits].sort()).toEqual(expectedHits);
+    expect(await waitFor(() => isGone(ahead))).toBe(true);
+  });
+
+  it('a first search with other options does not take it (the ripgrep goes) and answers the same', async () => {
+    const w = corpus();
+    startHelper();
+    const { pid } = ripgrepHelperState()!;
+    for (const [label, o, want] of [
+      ['another max_results', { maxResults: 299 }, { count: 299, truncated: true }],
+      ['respect_gitignore false', { maxResults: 500, respectIgnore: false }, { count: 300, truncated: false }],
+    ] as const) {
+      searchFolderAhead(w.root, { respectIgnore: true, maxResults: 500 });
+      const ahead = await waitingRipgrep(pid);
+      const before = ripgrepHelperState()!.spareRuns;
+      const r = await searchWhole(w.root, 'needle \\d+', o);
+      expect(ripgrepHelperState()!.spareRuns - before, label).toBe(0);
+      expect({ count: r.count, truncated: r.truncated }, label).toEqual(want);
+      expect(await waitFor(() => isGone(ahead)), label).toBe(true);
+    }
+    // The ignored files are left out when .gitignore is honoured, with the ripgrep started ahead as without.
+    w.write('.gitignore', 'many/f0*\n');
+    searchFolderAhead(w.root, { respectIgnore: true, maxResults: 500 });
+    await waitingRipgrep(pid);
+    const before = ripgrepHelperState()!.spareRuns;
+    const r = await searchWhole(w.root, 'needle \\d+', { maxResults: 500 });
+    expect(ripgrepHelperState()!.spareRuns - before).toBe(1);
+    expect(r.count).toBe(200);
+    expect(r.hits.some((h) => h.startsWith('many/f0'))).toBe(false);
+  });
+
+  it('editls --stdio starts it once the settings are known (its max_results), in the first folder; its first search takes it', async () => {
+    const w = corpus();
+    const client = await TestClient.start({ root: w.root, initializationOptions: { maxResults: 40 } });
+    try {
+      expect(await waitFor(() => childrenOf(client.proc.pid!).length === 1)).toBe(true);
+      const [helperPid] = childrenOf(client.proc.pid!);
+      const ahead = await waitingRipgrep(helperPid!);
+      const args = commandLine(ahead);
+      expect(args.slice(1, -1)).toEqual(['--json', '--no-config', '--no-require-git', '--crlf', '--line-number', '--max-count', '41', '-f', '-', '--', '.']);
+      expect(readlinkOr(`/proc/${ahead}/cwd`)).toBe(w.root);
+      const first = await client.exec('editls.searchFiles', { path: '.', regex: 'needle \\d' });
+      expect(first.count).toBe(40);
+      expect(first.truncated).toBe(true);
+      // Taken: the one started after the search for the next one like it has the same arguments
+      // (one with other arguments would have been discarded, and the next one would have those).
+      expect(await waitFor(() => isGone(ahead))).toBe(true);
+      const next = await waitingRipgrep(helperPid!);
+      expect(commandLine(next)).toEqual(args);
     } finally {
       client.proc.kill('SIGKILL');
     }

@@ -2,7 +2,7 @@
 // validated against workspace/search/ripgrepSchema.ts, raw lines, or raw byte chunks. The consumer can stop
 // the run at any line or chunk, and an AbortSignal kills it; either way the process is gone when the
 // promise settles.
-import { spawnRipgrep, startRipgrepHelper } from './ripgrepHelper.js';
+import { spawnRipgrep, startRipgrepAhead, startRipgrepHelper } from './ripgrepHelper.js';
 import { parseRgMessage, type RgMessage } from './ripgrepSchema.js';
 
 export type Flow = 'continue' | 'stop';
@@ -135,6 +135,15 @@ export function killer(child: { readonly exitCode: number | null; readonly signa
   };
   signal?.addEventListener('abort', abort, { once: true });
   return { kill, release: () => signal?.removeEventListener('abort', abort) };
+}
+
+/**
+ * Starts a ripgrep ahead for a run with these arguments whose pattern comes apart (RipgrepRun.pattern),
+ * before any such run: the run then does not wait for the spawn. Nothing without the helper, or when
+ * the binary cannot be found (the run will say so).
+ */
+export function runAhead(run: Pick<RipgrepRun, 'args' | 'cwd'>): void {
+  ripgrepPath().then((rg) => startRipgrepAhead(rg, run.args, run.cwd), () => undefined);
 }
 
 export async function runRipgrep(run: RipgrepRun): Promise<RipgrepExit> {

@@ -505,16 +505,25 @@ class RipgrepHelper {
 
   /** Once `run` has ended, a ripgrep is started ahead for the next search like it (after this turn of the event loop: the answer goes first). */
   private afterward(run: HelperRun, file: string, ahead: { key: string; args: string[] }, cwd: string | undefined): void {
-    run.once('close', () =>
-      setTimeout(() => {
-        if (this.broken || this.spare?.key === ahead.key) return;
-        this.discardSpare();
-        const spare = this.newRun({ file, args: ahead.args, cwd });
-        spare.on('error', () => undefined); // a spare that fails is not used; the next search spawns its own
-        this.spare = { run: spare, key: ahead.key };
-        this.send({ id: spare.id, file, args: ahead.args, cwd, stdin: true });
-      }, 0).unref(),
-    );
+    run.once('close', () => setTimeout(() => this.startSpare(file, ahead, cwd), 0).unref());
+  }
+
+  /**
+   * A ripgrep started ahead for a run with these arguments (and a pattern apart) that has not been
+   * asked for yet: the session's first search of a folder (searchFolderAhead). The spare it replaces,
+   * if any, is discarded.
+   */
+  ahead(file: string, args: readonly string[], cwd: string | undefined): void {
+    this.startSpare(file, aheadOf(file, args, cwd), cwd);
+  }
+
+  private startSpare(file: string, ahead: { key: string; args: string[] }, cwd: string | undefined): void {
+    if (this.broken || this.spare?.key === ahead.key) return;
+    this.discardSpare();
+    const spare = this.newRun({ file, args: ahead.args, cwd });
+    spare.on('error', () => undefined); // a spare that fails is not used; the next search spawns its own
+    this.spare = { run: spare, key: ahead.key };
+    this.send({ id: spare.id, file, args: ahead.args, cwd, stdin: true });
   }
 
   private discardSpare(): void {
@@ -621,6 +630,11 @@ class RipgrepHelper {
 /** The arguments of a ripgrep started ahead (`-f -` where `-e PATTERN` goes) and its key; none for a pattern `-f` would split or change. */
 function spareKey(file: string, args: readonly string[], cwd: string | undefined, pattern: string): { key: string; args: string[] } | undefined {
   if (pattern === '' || /[\r\n]/.test(pattern)) return undefined;
+  return aheadOf(file, args, cwd);
+}
+
+/** A ripgrep started ahead for runs with these arguments: its own arguments (`-f -` for the pattern) and its key. */
+function aheadOf(file: string, args: readonly string[], cwd: string | undefined): { key: string; args: string[] } {
   const spareArgs = withPattern(args, ['-f', '-']);
   return { key: JSON.stringify([file, spareArgs, cwd ?? '']), args: spareArgs };
 }
@@ -686,6 +700,11 @@ export function startRipgrepHelper(nodePath: string): RipgrepHelperHandle | unde
  * spawned here. `pattern`: given apart from `args` (withPattern), for a run that a ripgrep started
  * ahead may take (and after which one is started for the next run like it).
  */
+/** Starts a ripgrep ahead, through the helper, for a run with these arguments and a pattern apart (RipgrepHelper.ahead); nothing without a helper. */
+export function startRipgrepAhead(file: string, args: readonly string[], cwd: string | undefined): void {
+  if (helper && !helper.broken) helper.ahead(file, args, cwd);
+}
+
 export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean, pattern?: string): RipgrepChild {
   if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd, pattern);
   return spawn(file, pattern === undefined ? [...args] : withPattern(args, ['-e', pattern]), { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;

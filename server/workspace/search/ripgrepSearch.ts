@@ -22,7 +22,7 @@ import { eachLimited } from '../limited.js';
 import { readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from '../editor/openDocuments.js';
 import { fileUri, realpathOrSelf, slashedRelative, uriToPath } from '../disk/paths.js';
-import { nameTypeFlags, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
+import { nameTypeFlags, runAhead, runRipgrep, RipgrepUnavailable, type RipgrepExit } from './ripgrep.js';
 import { dataBytes, type RgLineData } from './ripgrepSchema.js';
 import { fileContextAround, type Hit, type NotRead } from './searchContext.js';
 import { isInside } from '../../core/containment.js';
@@ -52,6 +52,24 @@ export function baseFlags(respectIgnore: boolean): string[] {
  */
 export function searchFlags(o: { respectIgnore: boolean; maxResults: number; contextLines?: number }): string[] {
   return [...baseFlags(o.respectIgnore), '--max-count', String(o.maxResults + 1), ...(o.contextLines === undefined ? [] : ['--context', String(o.contextLines)])];
+}
+
+/**
+ * The arguments of a folder's parallel walk (FileSearch.parallelWalk) without its pattern and the
+ * `--json` every run starts with: searchFlags without --context (the context lines are read here),
+ * the file-type flags, `.`.
+ */
+function folderWalkArgs(o: { respectIgnore: boolean; maxResults: number }, typeArgs: readonly string[]): string[] {
+  return [...searchFlags({ respectIgnore: o.respectIgnore, maxResults: o.maxResults }), ...typeArgs, '--', '.'];
+}
+
+/**
+ * Starts the ripgrep of a search of the whole `folder` (a real path) with no file_pattern ahead, so
+ * that a session's first search, most often of the whole workspace, does not wait for its spawn
+ * (server.ts, once the settings are known). A search with other options discards it.
+ */
+export function searchFolderAhead(folder: string, o: { respectIgnore: boolean; maxResults: number }): void {
+  runAhead({ args: ['--json', ...folderWalkArgs(o, [])], cwd: folder });
 }
 
 /** ripgrep file-type flags that narrow the walk to a file-name glob without re-including ignored files. */
@@ -197,7 +215,7 @@ class FileSearch {
     const { req } = this;
     this.walks.push('parallel');
     const parallel = req.scope.directory
-      ? await this.ripgrep([...this.flags(false), ...this.typeArgs(), '--', this.target()], { stopAt: req.maxResults, readContext: true, pattern: req.regex })
+      ? await this.ripgrep(folderWalkArgs(req, this.typeArgs()), { stopAt: req.maxResults, readContext: true, pattern: req.regex })
       : await this.ripgrep([...this.flags(true), '-e', req.regex, '--', this.target()], {});
     if (!parallel.exit.stopped && !parallel.exit.cancelled && parallel.redo.length > 0) {
       this.walks.push('files');
