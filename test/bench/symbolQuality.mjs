@@ -189,6 +189,8 @@ const HELD_OUT = {
   swift: { ctags: 'Swift', reference: 'swift', test: (n) => n.endsWith('.swift'), projects: [['npm:expo-camera@57.0.6', 'ios'], ['npm:react-native-vision-camera@5.2.3', 'ios'], ['npm:@stripe/stripe-react-native@0.78.0', 'ios']] },
   shell: { ctags: 'Sh', test: (n) => /\.(sh|bash)$/.test(n), projects: [['dracut-core', 'usr/lib/dracut']] },
   kotlin: { ctags: 'Kotlin', test: (n) => n.endsWith('.kt'), projects: [['npm:react-native-screens@4.30.1', 'android'], ['npm:@react-native-async-storage/async-storage@3.1.1', 'android']] },
+  // Unity packages published on npm by three unrelated authors (neuecc's UniRx, Crowdin, justtrack); none shares code with react-native-windows.
+  csharp: { ctags: 'C#', test: (n) => n.endsWith('.cs'), projects: [['npm:com.neuecc.unirx@7.1.0', '.'], ['npm:com.crowdin.unity-plugin@0.12.0', '.'], ['npm:io.justtrack.justtrack-unity-sdk@8.0.0', '.']] },
 };
 
 /** The files of held-out projects (`CPP_PROJECTS`, `HELD_OUT`), at most PER_PROJECT each in a normal run. */
