@@ -122,9 +122,12 @@ export class EditedText {
 
 /**
  * From this many UTF-16 units a new text is kept a rope of pieces (NormalizedText.spanEditsOf) and
- * read through its edits (throughEdits); a shorter one is joined flat and read as it is.
+ * read through its edits (throughEdits); a shorter one is joined flat and read as it is. 4 KiB: a
+ * replaceInFiles of thousands of files then holds the old texts and their edits, not a second copy
+ * of every changed file (20,000 files, 124 MB changed: peak RSS growth 415 -> 317 MB, measured);
+ * below it the pieces would cost more than the text.
  */
-export const ROPE_MIN_CHARS = 1 << 20;
+export const ROPE_MIN_CHARS = 1 << 12;
 
 /**
  * `after` (the text `edits` make of `before`) read through the edits, so that a large one is never
