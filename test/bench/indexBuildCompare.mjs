@@ -29,7 +29,8 @@ const bundles = trees.map((tree, i) => {
     'console.log(JSON.stringify({ ms: performance.now() - t0, symbols: index.symbolCount }));',
   ].join('\n'));
   const out = path.join(cache, `editls-index-compare-${process.pid}-${i}.mjs`);
-  buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: out, external: ['@vscode/ripgrep'], logLevel: 'error' });
+  // The sources require @vscode/ripgrep where a CommonJS require exists (workspace/search/ripgrep.ts): an ES module bundle gets one.
+  buildSync({ banner: { js: "import { createRequire as editlsCreateRequire } from 'node:module'; const require = editlsCreateRequire(import.meta.url);" }, entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: out, external: ['@vscode/ripgrep'], logLevel: 'error' });
   return out;
 });
 try {
@@ -41,6 +42,8 @@ try {
   for (let r = 0; r < rounds; r++) {
     for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
       const out = JSON.parse(spawnSync(process.execPath, [bundles[i]], { encoding: 'utf8', cwd: ROOT }).stdout.trim().split('\n').pop());
+      // An index that could not run ripgrep builds nothing, fast: never a figure.
+      if (out.symbols === 0) throw new Error(`${trees[i]}: the build found no symbol (was ripgrep run?)`);
       runs[i].push(out.ms);
       symbols[i] = out.symbols;
     }

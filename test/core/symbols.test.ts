@@ -962,3 +962,220 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
     ]);
   });
 });
+
+/**
+ * The symbols the index build finds when ripgrep's output is one chunk: each line ripgrep's spelling of
+ * the prefilter passes is fed to addLineIn as a slice of the whole text (LF or CRLF), so that nothing
+ * may read past a line's end into the next lines.
+ */
+function throughChunk(name: string, text: string) {
+  const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+  const ex = new FileExtractor(languageOf(name)!, true);
+  let line = 0;
+  for (let from = 0; from <= text.length; line++) {
+    let nl = text.indexOf('\n', from);
+    if (nl === -1) nl = text.length;
+    const to = text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    if (to > from && rg.test(text.slice(from, to))) ex.addLineIn(line, text, from, to);
+    from = nl + 1;
+  }
+  return ex.symbols;
+}
+
+/** A table whose texts the in-process path (addLine), ripgrep's (addLineIn) and a CRLF copy all read alike. */
+function regionTable(cases: [string, string, string[]][]): void {
+  table(cases);
+  for (const [name, text, want] of cases) {
+    const crlf = text.replace(/\r?\n/g, '\r\n');
+    expect(describeSymbols(name, crlf), `${name} CRLF`).toEqual(want);
+    const inProcess = extractSymbols(languageOf(name)!, text);
+    expect(throughRipgrepPrefilter(name, text), `${name} through ripgrep's prefilter`).toEqual(inProcess);
+    expect(throughChunk(name, text), `${name} in one chunk`).toEqual(inProcess);
+    expect(throughChunk(name, crlf), `${name} in one CRLF chunk`).toEqual(extractSymbols(languageOf(name)!, crlf));
+    // Every line reads the same through both spellings of the prefilter.
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    for (const line of text.split('\n')) expect(rg.test(line), `${name}: ${line}`).toBe(PREFILTER_JS.test(line));
+  }
+}
+
+describe('judged false symbols: nothing inside Ruby here-documents and =begin blocks, Lua long comments and long strings', () => {
+  const heredocs = [
+    'module Racc',
+    "  PARSER_TEXT = <<'__end_of_file__'",
+    'module Racc',
+    '  class Parser',
+    '    def _racc_setup',
+    '    end',
+    '  end',
+    'end',
+    '__end_of_file__',
+    '  class Real',
+    '    def m; end',
+    '    MSG = <<~EOS',
+    '      def fake_squiggly',
+    '      class Fake',
+    '      EOS',
+    '    def after_squiggly; end',
+    '    module_eval <<-End, __FILE__, __LINE__ + 1',
+    '      def _reduce_#{x}(vals)',
+    '      end',
+    '    End',
+    '    def after_dash; end',
+    '    SQL = <<-"SQL".strip',
+    '      def fake_sql',
+    'SQL',
+    '    def after_sql; end',
+    '    CMD = <<~`CMD`',
+    '      def fake_cmd',
+    '    CMD',
+    '    def after_cmd; end',
+    '    raise <<EOS',
+    '    def fake_bare',
+    '    EOS',
+    '    def fake_bare_still',
+    'EOS',
+    '    def after_bare; end',
+    '  end',
+    'end',
+    '',
+  ].join('\n');
+
+  it('Ruby: here-documents <<~ID, <<-ID, <<ID with bare, quoted and backquoted IDs; a bare one ends at its ID at column 0 only', () => {
+    regionTable([['a.rb', heredocs, [
+      '1 module Racc', '2 constant PARSER_TEXT (Racc)', '10 class Real (Racc)', '11 method m (Real)', '12 constant MSG (Real)', '16 method after_squiggly (Real)',
+      '21 method after_dash (Real)', '22 constant SQL (Real)', '25 method after_sql (Real)', '26 constant CMD (Real)', '29 method after_cmd (Real)', '35 method after_bare (Real)',
+    ]]]);
+  });
+
+  it('Ruby: several here-documents opened on one line (their bodies follow one another); shifts, `class << self` and literals are none', () => {
+    const text = [
+      'class Shifts',
+      '  class << self',
+      '    def singleton; end',
+      '  end',
+      '  def push(a, x)',
+      '    a << CONST',
+      '    x <<= 1',
+      '    [1] << CONST',
+      '    [1] <<CONST',
+      '    a<<CONST',
+      '    bits = (1 <<Width) | @flags <<Shift',
+      '    "a <<~EOS" + \'b <<-EOS\' # c <<EOS',
+      '    r = /<<~EOS/ =~ s',
+      '    w = %w[<<~EOS <<-EOS]',
+      '  end',
+      '  def after_shifts; end',
+      '  def both',
+      '    foo(<<~A, <<~B) # two bodies',
+      '      def fake_a',
+      '    A',
+      '      def fake_b',
+      '    B',
+      '  end',
+      '  def after_both; end',
+      'end',
+      '',
+    ].join('\n');
+    regionTable([['a.rb', text, ['1 class Shifts', '3 method singleton (Shifts)', '5 method push (Shifts)', '16 method after_shifts (Shifts)', '17 method both (Shifts)', '24 method after_both (Shifts)']]]);
+  });
+
+  it('Ruby: =begin ... =end at column 0 is a comment; what follows is in the scope that was open before it', () => {
+    const text = 'class Gw\n=begin\nclass Foo\n  def ping(obj)\n  end\nend\n=end\n  def after_comment; end\n =begin\n  def not_a_comment; end\nend\n';
+    regionTable([['a.rb', text, ['1 class Gw', '8 method after_comment (Gw)', '10 method not_a_comment (Gw)']]]);
+  });
+
+  it('Ruby: tabs, CJK and emoji in a body, a file without a final newline, ending on the terminator or inside the body', () => {
+    regionTable([
+      ['a.rb', 'class 日本\n\tTEXT = <<~EOS\n\t\tdef 偽物 😀\n\t\tclass Fake\n\t\tEOS\n\tdef 本物; end\nend', ['1 class 日本', '2 constant TEXT (日本)', '6 method 本物 (日本)']],
+      ['a.rb', 'A = <<~EOS\n  def x\nEOS', ['1 constant A']],
+      ['a.rb', 'A = <<~EOS\n  EOS\ndef y; end', ['1 constant A', '3 method y']],
+    ]);
+  });
+
+  it('Ruby and Lua: a region that never closes (not Ruby or Lua then) keeps its definitions, and an extractor reset for the next file starts outside any', () => {
+    const cases: [string, string, string[]][] = [
+      ['a.rb', 'X = <<~EOS\n  def kept\n  end\nclass AlsoKept\nend', ['1 constant X', '2 method kept', '4 class AlsoKept']],
+      ['a.rb', 'class A\n=begin\n  def kept; end\nend\n', ['1 class A', '3 method kept (A)']],
+      ['a.lua', '--[==[\nfunction kept() end\n]]\nfunction also_kept() end\n', ['2 function kept', '4 function also_kept']],
+    ];
+    regionTable(cases);
+    for (const [name, text] of cases) {
+      const other = name.endsWith('.rb') ? 'def other; end\nEOS\n=end\ndef later; end\n' : 'function other() end\n]==]\nfunction later() end\n';
+      const reused = new FileExtractor(languageOf(name)!);
+      scanText(reused, text);
+      reused.reset();
+      expect(scanText(reused, other).symbols, name).toEqual(extractSymbols(languageOf(name)!, other));
+      expect(reused.count, name).toBe(2);
+      // The index build's extractor, fed by ripgrep, alike.
+      const built = new FileExtractor(languageOf(name)!, true);
+      const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+      for (const t of [text, other]) {
+        built.reset();
+        t.split('\n').forEach((l, i) => rg.test(l) && built.addLineIn(i, `x\n${l}\ny`, 2, 2 + l.length));
+      }
+      expect(built.symbols, name).toEqual(extractSymbols(languageOf(name)!, other));
+    }
+  });
+
+  it('Lua: nothing inside --[[ ]] and --[==[ ]==] comments starting their line (the level of `=` must match); long strings and comments after code are code, as before', () => {
+    const text = [
+      'local M = {}',
+      '--[[',
+      'function fake_comment()',
+      'end',
+      ']]',
+      'function M.real() end',
+      '  --[==[ indented, with a level',
+      'function fake_level()',
+      ']] still inside ]=]',
+      '--]==]',
+      'function M.after_level() end',
+      '--[[ one line ]] function M.not_a_definition_line() end',
+      '-- [[ a line comment',
+      'function M.after_line_comment() end',
+      'local s = [[',
+      'function M.in_a_long_string()',
+      ']]',
+      'x = 1 --[[ after code',
+      'function M.in_a_comment_after_code() end',
+      ']]',
+      'function M.after_long_string() end',
+      'return M',
+      '',
+    ].join('\n');
+    regionTable([['a.lua', text, ['6 method real (M)', '11 method after_level (M)', '14 method after_line_comment (M)', '16 method in_a_long_string (M)', '19 method in_a_comment_after_code (M)', '21 method after_long_string (M)']]]);
+  });
+
+  it('Lua: a comment whose end the prefilter does not pass (`text ]]`) keeps its lines\' definitions once another comment starts a line or an end follows other text; nothing after it is lost', () => {
+    const text = [
+      '--[[ the end of this one is not at a line start',
+      'function fake() end',
+      'so ripgrep does not pass it ]]',
+      'function kept_a() end',
+      '--[[',
+      'function dropped() end',
+      ']]',
+      'function kept_b() end',
+      '--[[',
+      'function kept_c() end  -- the end after code: ]]',
+      'function kept_d() end',
+      '',
+    ].join('\n');
+    regionTable([['a.lua', text, ['2 function fake', '4 function kept_a', '8 function kept_b', '10 function kept_c', '11 function kept_d']]]);
+  });
+
+  it('the prefilter passes every line that opens or closes a region, in both spellings; lone lower-case words (Ruby\'s `end`) still do not pass', () => {
+    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const pass = ['EOS', '    End', '\t\tSQL', '__end_of_file__', '=begin', '=begin a comment', '=end', '=end # x', '    module_eval <<-End, __FILE__, __LINE__ + 1', "  x = <<'__end_of_file__'", '    foo(<<~A, <<~B)', '  raise <<EOS', '  y = <<~`CMD`',
+      '--[[', '  --[==[ x', ']]', '  ]==]', '--]]', ']=], 1)'];
+    for (const line of pass) {
+      expect(PREFILTER_JS.test(line), line).toBe(true);
+      expect(rg.test(line), line).toBe(true);
+    }
+    // Not passed: lone lower-case words, shifts, bare `<<_x` (C++'s `"x"<<__FILE__`), Lua's brackets after other text (C++'s `f(a[b[i]],`, `[[nodiscard]]`).
+    for (const line of ['  end', 'end', '    else', '  self', '    a << b', '    x <<= 1', '    EOS ', 'EOS.', '=beginning', ' =begin', 'do_it', '  std::cout << x<<__FILE__<<"]"', 'vim.cmd [[', 'x ]] .. y', '  f(a[b[i]],', '  [[nodiscard]] int f();']) {
+      expect(PREFILTER_JS.test(line), line).toBe(false);
+      expect(rg.test(line), line).toBe(false);
+    }
+  });
+});

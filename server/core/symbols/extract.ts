@@ -41,6 +41,19 @@ for (const kind of [CONSTANT, VARIABLE, TYPE, STRUCT, INTERFACE]) {
 }
 
 /**
+ * After a Ruby `<<`: a here-document's `~` or `-` (its terminator may be indented), its quote, and its ID,
+ * which starts with a capital or `_` (the lines the prefilter passes as terminators: `^[ \t]*[A-Z_]\w*$`);
+ * a bare one (no `~`, `-` or quote) with a capital, as the prefilter passes its line.
+ */
+const HEREDOC = /([~-]?)(["'`]?)([A-Z_][A-Za-z0-9_]*)\2(?![^\x00-\x7f])/y;
+/** What a Ruby line read so far ends with, as far as a here-document's `<<` cares (rubyOpens). */
+const R_START = 0; // the line's start or an operator: a value may start (`x = <<EOS`, `f(<<EOS`)
+const R_WORD = 1; // an identifier, just now (`a<<B` is a shift)
+const R_ARG = 2; // an identifier and blanks: a command's argument may start (`raise <<EOS`, `x /re/`)
+const R_VALUE = 3; // a value (`)`, `]`, `}`, a string, a number, `@x`) or `class`: `<<B` is a shift or a singleton class
+const R_DOT = 4; // `.`: a method name follows
+
+/**
  * Extraction state for one file; feed it the file's candidate lines in order. Definitions are kept
  * column-wise (no object per symbol on a 100,000-symbol build); `symbols` assembles them. The
  * index build reuses one extractor per language (`reset` between files), so these arrays grow once.
@@ -71,6 +84,28 @@ export class FileExtractor {
   /** Go's `const (`/`var (`/`type (` groups are read; the kind of the open one's entries (-1: none open). */
   private readonly groups: boolean;
   private groupKind = -1;
+  /** Comments and strings spanning lines (languages.ts, regions): 0 none, 1 Ruby, 2 Lua. */
+  private readonly regionMode: number;
+  /** The region open now: 0 none, 1 a Ruby `=begin` block, 2 Ruby here-document bodies, 3 a Lua long comment. */
+  private region = 0;
+  /** A region opened on the last line read: what it may have to undo is saved when the next line comes. */
+  private opened = false;
+  /** Ruby: the terminators of the open here-documents in order (the next at `heredocAt`), and whether each may be indented. */
+  private readonly heredocIds: string[] = new Array<string>(4).fill('');
+  private readonly heredocIndented: boolean[] = new Array<boolean>(4).fill(false);
+  private heredocCount = 0;
+  private heredocAt = 0;
+  /** Lua: the number of `=` in the open long comment's brackets. */
+  private level = 0;
+  // The lines inside a region are read as code for now; when it closes, what they defined is dropped
+  // and the scopes are those before it: a line misread as opening one (never Ruby's or Lua's own)
+  // loses nothing unless a closing line comes. The state before the region, saved:
+  private savedCount = 0;
+  private savedContainers = false;
+  private savedDepth = 0;
+  private savedKey = new Int32Array(16);
+  private readonly savedName: string[] = new Array<string>(16).fill('');
+  private readonly savedCopy: (string | undefined)[] = new Array<string | undefined>(16).fill(undefined);
 
   /**
    * `prefiltered`: the lines already passed the prefilter (they come from ripgrep); otherwise each
@@ -84,6 +119,7 @@ export class FileExtractor {
     const mode = language.multiLineStrings;
     this.stringMode = mode === 'python' ? 1 : mode === 'triple' ? 2 : mode === 'backtick' ? 3 : 0;
     this.groups = language.declarationGroups === true;
+    this.regionMode = language.regions === 'ruby' ? 1 : language.regions === 'lua' ? 2 : 0;
   }
 
   /** Forgets the file's definitions and scopes, for the next file of the same language. */
@@ -97,6 +133,12 @@ export class FileExtractor {
     this.depth = 0;
     this.openQuote = 0;
     this.groupKind = -1;
+    this.region = 0;
+    this.opened = false;
+    this.heredocIds.fill('', 0, this.heredocCount);
+    this.heredocCount = 0;
+    this.heredocAt = 0;
+    this.savedName.fill('');
   }
 
   get symbols(): SymbolDef[] {
@@ -129,6 +171,7 @@ export class FileExtractor {
     // delimiter line through, so each string's start and end are seen).
     if (this.stringMode !== 0 && this.insideString(s, from, to)) return;
     if (this.groups && this.inGroup(line, s, from)) return;
+    if (this.regionMode !== 0 && this.inRegion(s, from, to)) return;
     const matcher = this.matcher;
     const combined = matcher.combined;
     combined.lastIndex = from;
@@ -201,6 +244,178 @@ export class FileExtractor {
     }
     this.openQuote = quote;
     return started;
+  }
+
+  /**
+   * Ruby's and Lua's regions (Language.regions): whether the line `s[from, to)` closes one (it then
+   * defines nothing). A line outside any is read for what opens one; its own definitions count. The
+   * prefilter passes every line that can open or close one, so each region's start and end are seen.
+   */
+  private inRegion(s: string, from: number, to: number): boolean {
+    if (this.region === 0) {
+      if (this.regionMode === 1) this.rubyOpens(s, from, to);
+      else this.luaOpens(s, from, to);
+      return false;
+    }
+    if (this.opened) this.save();
+    if (this.regionMode === 2) return this.luaCloses(s, from, to);
+    if (this.region === 1) {
+      if (s.charCodeAt(from) !== 61 || !wordAt(s, from + 1, to, 'end')) return false;
+      this.restore();
+      return true;
+    }
+    // A here-document's terminator: its ID alone on the line (after blanks for `<<~` and `<<-`).
+    const at = this.heredocAt;
+    const id = this.heredocIds[at]!;
+    let k = from;
+    if (this.heredocIndented[at]) while (k < to && (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9)) k++;
+    if (to - k !== id.length || !s.startsWith(id, k)) return false;
+    this.heredocAt = at + 1;
+    if (this.heredocAt === this.heredocCount) this.restore();
+    return true;
+  }
+
+  /**
+   * A Ruby line outside any region: `=begin` at its start, or here-document openers, read as Ruby's
+   * lexer would (strings, comments, regex and `%` literals; `<<ID` only where an argument may start,
+   * which `a <<b`, `x<<Y`, `[1] <<Y`, `class <<Foo` and `a << B` are not).
+   */
+  private rubyOpens(s: string, from: number, to: number): void {
+    if (s.charCodeAt(from) === 61 && wordAt(s, from + 1, to, 'begin')) {
+      this.region = 1;
+      this.opened = true;
+      return;
+    }
+    let state = R_START;
+    let word = from;
+    let i = from;
+    while (i < to) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 9) {
+        // A word that takes arguments (a method, a keyword): not a number, a variable or `class`.
+        if (state === R_WORD) state = isLetter(s.charCodeAt(word)) && !(i - word === 5 && s.startsWith('class', word)) ? R_ARG : R_VALUE;
+        i++;
+      } else if (isLetter(c) || (c >= 48 && c <= 57) || c === 64 || (state === R_WORD && (c === 63 || c === 33))) {
+        // Identifiers, numbers, `@x`; `?` and `!` ending a method name.
+        if (state !== R_WORD) word = i;
+        state = R_WORD;
+        i++;
+      } else if (c === 35) {
+        break;
+      } else if (c === 34 || c === 39 || c === 96) {
+        i = quotedEnd(s, i, to, c);
+        state = R_VALUE;
+      } else if (c === 36) {
+        // `$"`, `$'`, `$/`: globals named by a character; `$x` is a word.
+        if (i + 1 < to && !isLetter(s.charCodeAt(i + 1))) {
+          i += 2;
+          state = R_VALUE;
+        } else {
+          word = i++;
+          state = R_WORD;
+        }
+      } else if (c === 60 && s.charCodeAt(i + 1) === 60 && i + 1 < to) {
+        HEREDOC.lastIndex = i + 2;
+        const m = HEREDOC.exec(s);
+        const end = m === null ? -1 : i + 2 + m[0].length;
+        // `<<~ID` and `<<-ID` where anything but a method name follows; a bare `<<ID` where a value or an argument starts.
+        if (m !== null && end <= to && (m[1] !== '' ? state !== R_DOT : (state === R_START || state === R_ARG) && (m[2] !== '' || m[3]!.charCodeAt(0) !== 95))) {
+          const n = this.heredocCount++;
+          this.heredocIds[n] = m[3]!;
+          this.heredocIndented[n] = m[1] !== '';
+          i = end;
+          state = R_VALUE;
+        } else {
+          i += 2;
+          state = R_START;
+        }
+      } else if ((state === R_START || (state === R_ARG && !isBlankAt(s, i + 1, to))) && (c === 47 || c === 37 || c === 63)) {
+        // A regex `/.../`, a `%w[...]` literal or a character `?x` where a value starts (elsewhere: division, modulo, a ternary).
+        i = c === 47 ? quotedEnd(s, i, to, 47) : c === 37 ? percentEnd(s, i, to) : i + (s.charCodeAt(i + 1) === 92 ? 3 : 2);
+        state = R_VALUE;
+      } else {
+        state = c === 41 || c === 93 || c === 125 ? R_VALUE : c === 46 ? R_DOT : R_START;
+        i++;
+      }
+    }
+    if (this.heredocCount > 0) {
+      this.region = 2;
+      this.opened = true;
+    }
+  }
+
+  /**
+   * A Lua line outside any region: a long comment `--[[`, `--[==[` starting it and not ending on it.
+   * Only there (and its ends only at a line's start, `]]` or `--]]`): the prefilter would have to pass
+   * every line holding `[[` or `]]` of every language to see the others (3% of ripgrep's time each).
+   */
+  private luaOpens(s: string, from: number, to: number): void {
+    const at = luaCommentAt(s, from, to);
+    if (at < 0) return;
+    const level = longBracketLevel(s, at + 2, to);
+    if (longBracketEnd(s, at + level + 4, to, level) >= 0) return;
+    this.region = 3;
+    this.level = level;
+    this.opened = true;
+  }
+
+  /**
+   * A Lua line inside a long comment: whether it defines nothing. Its end at the line's start closes
+   * the comment. An end after other text (a line passed for another reason), or a long comment
+   * starting the line, may come after an end the prefilter did not pass (`text ]]`): the comment
+   * closes keeping what its lines defined, as before this reading, and the line is read anew.
+   */
+  private luaCloses(s: string, from: number, to: number): boolean {
+    const end = longBracketEnd(s, from, to, this.level);
+    if (end >= 0) {
+      let k = from;
+      while (k < to && (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9)) k++;
+      if (s.charCodeAt(k) === 45 && s.charCodeAt(k + 1) === 45) k += 2;
+      if (end - k === this.level + 2) {
+        this.restore();
+        return true;
+      }
+      this.region = 0;
+      return false;
+    }
+    if (luaCommentAt(s, from, to) < 0) return false;
+    this.region = 0;
+    this.luaOpens(s, from, to);
+    return true;
+  }
+
+  /** Saves the definitions' count and the scopes before a region (after its opening line). */
+  private save(): void {
+    this.opened = false;
+    this.savedCount = this.count;
+    this.savedContainers = this.hasContainers;
+    const depth = this.depth;
+    this.savedDepth = depth;
+    if (depth > this.savedKey.length) this.savedKey = new Int32Array(this.scopeKey.length);
+    for (let i = 0; i < depth; i++) {
+      this.savedKey[i] = this.scopeKey[i]!;
+      this.savedName[i] = this.scopeName[i]!;
+      this.savedCopy[i] = this.scopeCopy[i];
+    }
+  }
+
+  /** Closes the region: what its lines defined is dropped, the scopes are those before it. */
+  private restore(): void {
+    this.region = 0;
+    this.heredocIds.fill('', 0, this.heredocCount);
+    this.heredocCount = 0;
+    this.heredocAt = 0;
+    const count = this.savedCount;
+    this.names.fill('', count, this.count);
+    this.count = count;
+    this.hasContainers = this.savedContainers;
+    const depth = this.savedDepth;
+    for (let i = 0; i < depth; i++) {
+      this.scopeKey[i] = this.savedKey[i]!;
+      this.scopeName[i] = this.savedName[i]!;
+      this.scopeCopy[i] = this.savedCopy[i];
+    }
+    this.depth = depth;
   }
 
   /**
@@ -313,6 +528,77 @@ export class FileExtractor {
     this.scopeCopy[top] = undefined;
     this.depth = top + 1;
   }
+}
+
+/** Whether `s` has `word` at `at`, then a blank or the line's end `to` (Ruby's `=begin`, `=end`). */
+function wordAt(s: string, at: number, to: number, word: string): boolean {
+  const end = at + word.length;
+  return end <= to && s.startsWith(word, at) && (end === to || s.charCodeAt(end) === 32 || s.charCodeAt(end) === 9);
+}
+
+/** ASCII letters, `_` and any non-ASCII character (Ruby identifiers). */
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c >= 128;
+}
+
+function isBlankAt(s: string, i: number, to: number): boolean {
+  if (i >= to) return true;
+  const c = s.charCodeAt(i);
+  return c === 32 || c === 9 || c === 61;
+}
+
+/** The index after the string (or regex) opened by `quote` at `i`, backslash escapes skipped; the line's end when it goes on. */
+function quotedEnd(s: string, i: number, to: number, quote: number): number {
+  for (i++; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === quote) return i + 1;
+  }
+  return to;
+}
+
+/** A Ruby `%` literal at `i` (`%w[a b]`, `%q(x)`, `%(x)`, `%r{x}`): the index after it, brackets nested; the line's end when it goes on. */
+function percentEnd(s: string, i: number, to: number): number {
+  let k = i + 1;
+  if (k < to && 'qQwWiIrsx'.includes(s[k]!)) k++;
+  const open = k < to ? s.charCodeAt(k) : 32;
+  // `%` then a blank, a letter or a digit is the modulo operator.
+  if (open === 32 || open === 9 || open === 61 || isLetter(open) || (open >= 48 && open <= 57)) return i + 1;
+  const close = open === 40 ? 41 : open === 91 ? 93 : open === 123 ? 125 : open === 60 ? 62 : open;
+  let depth = 1;
+  for (k++; k < to; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 92) k++;
+    else if (c === close && --depth === 0) return k + 1;
+    else if (c === open) depth++;
+  }
+  return to;
+}
+
+/** Lua: where `--[[` or `--[==[` starts the line `s[from, to)` (after blanks), or -1. */
+function luaCommentAt(s: string, from: number, to: number): number {
+  let k = from;
+  while (k < to && (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9)) k++;
+  return s.charCodeAt(k) === 45 && s.charCodeAt(k + 1) === 45 && longBracketLevel(s, k + 2, to) >= 0 ? k : -1;
+}
+
+/** Lua: the level (number of `=`) of a long bracket `[==[` at `i`, or -1. */
+function longBracketLevel(s: string, i: number, to: number): number {
+  if (s.charCodeAt(i) !== 91) return -1;
+  let k = i + 1;
+  while (k < to && s.charCodeAt(k) === 61) k++;
+  return k < to && s.charCodeAt(k) === 91 ? k - i - 1 : -1;
+}
+
+/** Lua: the index after the first `]==]` of `level` in `s[i, to)`, or -1. */
+function longBracketEnd(s: string, i: number, to: number, level: number): number {
+  for (; i < to; i++) {
+    if (s.charCodeAt(i) !== 93) continue;
+    let k = i + 1;
+    while (k < to && s.charCodeAt(k) === 61) k++;
+    if (k - i - 1 === level && k < to && s.charCodeAt(k) === 93) return k + 1;
+  }
+  return -1;
 }
 
 /** Feeds every line of `text` (line breaks \n or \r\n) to the extractor. */

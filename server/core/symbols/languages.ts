@@ -48,6 +48,15 @@ export interface Language {
    * (Go raw strings, `//` comments, `'` runes and `"` strings).
    */
   multiLineStrings?: 'python' | 'triple' | 'backtick';
+  /**
+   * Comments and strings spanning lines, read line by line, whose lines define nothing: 'ruby'
+   * (`=begin` ... `=end` at column 0; here-documents `<<~ID`, `<<-ID`, `<<ID`, the ID bare or quoted,
+   * from the next line to the terminator; only IDs starting with a capital or `_`, the terminators the
+   * prefilter passes), 'lua' (long comments `--[[ ]]`, `--[==[ ]==]` starting their line; long strings
+   * and comments after code are read as code: the prefilter would have to pass every `[[` and `]]`).
+   * Tentatively: a region that never closes (a misread line) keeps the definitions it held.
+   */
+  regions?: 'ruby' | 'lua';
   /** Go's grouped declarations: `const (`, `var (`, `type (` at column 0 up to `)`, one definition per entry. */
   declarationGroups?: boolean;
 }
@@ -430,6 +439,7 @@ const ruby: Language = {
   id: 'ruby',
   names: ['Ruby'],
   extensions: ['rb', 'rake', 'gemspec', 'rbw'],
+  regions: 'ruby',
   rules: [
     // `private def m`, `def self.m`, `def self::m`, `def Const.m` and `def Const::m` (Const names the container); `self` is no name (`def self.#{name}` in a string).
     { re: re(String.raw`^\s*(?:(?:private|protected|public)\s+)?def\s+(?:self(?:\.|::)|(?<owner>{ID})(?:\.|::))?(?<name>(?!self\b){ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
@@ -465,6 +475,7 @@ const lua: Language = {
   id: 'lua',
   names: ['Lua'],
   extensions: ['lua'],
+  regions: 'lua',
   rules: [
     { re: re(String.raw`^\s*(?:local\s+)?function\s+(?:(?<owner>{ID}(?:\.{ID})*)[.:])?(?<name>{ID})\s*\(`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
     { re: re(String.raw`^\s*(?:local\s+)?(?:(?<owner>{ID}(?:\.{ID})*)\.)?(?<name>{ID})\s*=\s*\(?\s*function\b`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
@@ -536,7 +547,9 @@ export const INDEXED_EXTENSIONS: readonly string[] = [...byExtension.keys()];
  * upper-case constant; a top-level binding; typed constants; `name(...) {` (methods);
  * `type name(...) {` and, at column 0, `type name(...)` or `,` (C-family functions);
  * `Class::name(`; one-line bodies; arrow-function fields; TypeScript/JavaScript class members in
- * every shape the member rule takes; shell functions; Lua function values; PHP `define(`.
+ * every shape the member rule takes; shell functions; Lua function values; PHP `define(`; and the
+ * lines where what spans lines (and defines nothing) opens or closes: Python's triple quotes, Go's
+ * backquotes, Ruby's here-documents and `=begin`/`=end`, Lua's long comments (Language.regions).
  * It accepts every line the rules do (tested on the fixtures and on real TypeScript/JavaScript),
  * except that it narrows the broad shape rules of C/C++, Java and C# (a header must end its line
  * with `{`, or start at column 0), which would otherwise take prose and initialiser lists.
@@ -717,8 +730,18 @@ function prefilterCommon(dialect: 'js' | 'rg'): string[] {
     String.raw`^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+${PF_ID_REST}+[ \t]*=[ \t]*class\b`,
     String.raw`^[ \t]+(?:(?:public|private|protected)[ \t]+)?constructor[ \t]*\(.*\)[ \t]*;[ \t]*$`,
     String.raw`^[ \t]*define\(`,
-    // Python's triple-quoted string delimiters: the extractor skips the lines between them (docstrings with `def` examples).
-    `${ANYWHERE}(?:"""|''')`,
+    // Delimiters of what spans lines, whose lines the extractor reads as defining nothing: Python's triple quotes
+    // (docstrings with `def` examples) and Ruby's here-document openers (`<<~EOS`, `<<-'SQL'`, `raise <<EOS`: IDs
+    // starting with a capital or `_`, a bare one with a capital: C++'s `<<__FILE__` is none). Every literal searched
+    // for anywhere costs ripgrep's DFA on every line of every language: `<<` costs 2.2% of its instructions on the
+    // index bench's corpus; Lua's `[[` and `]]` anywhere cost 3% each (what Lua keeps to the line's start below).
+    String.raw`${ANYWHERE}(?:"""|'''|<<(?:[~-]["'\x60]?[A-Z_]|["'\x60][A-Z_]|[A-Z]))`,
+    // Ruby: here-document terminators of those IDs (a lone capitalised word or `_x_`, not `end`: a branch for any lone
+    // word passed Ruby's files three times the lines, Go's and Python's a tenth more), `=begin` and `=end` at column 0.
+    String.raw`^[ \t]*[A-Z_]\w*$`,
+    String.raw`^=(?:begin|end)(?:[ \t]|$)`,
+    // Lua: long comments starting their line `--[[`, `--[==[`, and the ends of long brackets starting theirs `]]`, `--]]`.
+    String.raw`^[ \t]*(?:--\[=*\[|(?:--)?\]=*\])`,
     // Go: lines with an odd number of backquotes (a raw string opens or closes there: the lines inside define nothing)
     // but comment lines (`// ...`, ` * ```ts` in JSDoc: most odd lines of other languages);
     // and grouped declarations: `const (`, `var (`, `type (`, their entries (one tab, the names, at most one type word,
