@@ -695,16 +695,16 @@ export function startRipgrepHelper(nodePath: string): RipgrepHelperHandle | unde
   };
 }
 
-/**
- * ripgrep with these arguments: through the helper when there is one and no stdin is needed, else
- * spawned here. `pattern`: given apart from `args` (withPattern), for a run that a ripgrep started
- * ahead may take (and after which one is started for the next run like it).
- */
 /** Starts a ripgrep ahead, through the helper, for a run with these arguments and a pattern apart (RipgrepHelper.ahead); nothing without a helper. */
 export function startRipgrepAhead(file: string, args: readonly string[], cwd: string | undefined): void {
   if (helper && !helper.broken) helper.ahead(file, args, cwd);
 }
 
+/**
+ * ripgrep with these arguments: through the helper when there is one and no stdin is needed, else
+ * spawned here. `pattern`: given apart from `args` (withPattern), for a run that a ripgrep started
+ * ahead may take (and after which one is started for the next run like it).
+ */
 export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean, pattern?: string): RipgrepChild {
   if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd, pattern);
   return spawn(file, pattern === undefined ? [...args] : withPattern(args, ['-e', pattern]), { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;
