@@ -9,7 +9,7 @@ import { piecesOf, throughEdits, type EditedText } from '../core/text/editedText
 import type { SpanEdit } from '../core/text/spanEdit.js';
 import { unifiedDiff } from '../core/edits/unifiedDiff.js';
 import { boundedDiff, cutDiff } from '../core/edits/diffCut.js';
-import { resultBytesTooLarge, resultCharLimit } from '../core/edits/resultSize.js';
+import { formatCount, resultBytesTooLarge, resultCharLimit } from '../core/edits/resultSize.js';
 import type { ApplyMode, ApplyOutcome, ApplyPort, EditOmitted, PlannedChange, Via } from './ports/apply.js';
 import type { FilesPort, ResolvedPath, Snapshot } from './ports/files.js';
 import type { RequestPort } from './ports/request.js';
@@ -244,7 +244,7 @@ export function resultDiffs(changes: readonly PlannedChange[], plan: DiffPlan): 
 
 /** The line closing a unified diff whose last files' diffs were left out. */
 function omittedNotice(n: number): string {
-  return `[diffs of ${n} more file${n === 1 ? '' : 's'} left out: a result's diffs share about ${TOTAL_DIFF_CHARS.toLocaleString('en-US')} characters; \`files\` and \`edit\` list every change]\n`;
+  return `[diffs of ${n} more file${n === 1 ? '' : 's'} left out: a result's diffs share about ${formatCount(TOTAL_DIFF_CHARS)} characters; \`files\` and \`edit\` list every change]\n`;
 }
 
 /**
