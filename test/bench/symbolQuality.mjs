@@ -202,7 +202,7 @@ function projectFiles(projects, test) {
   });
 }
 
-const NPM_SOURCES = { kotlin: ['react-native@0.86.3', 'expo-modules-core@58.1.0'], swift: ['expo-modules-core@58.1.0', '@capacitor/ios@8.5.2'], csharp: ['react-native-windows@0.84.0'] };
+const NPM_SOURCES = { kotlin: ['react-native@0.86.3', 'expo-modules-core@58.1.0'], swift: ['expo-modules-core@58.1.0', '@capacitor/ios@8.5.2'], csharp: ['react-native-windows@0.84.0', 'app.hypergames.hypersdk@1.10.0', 'com.github.asus4.onnxruntime@0.4.9'] };
 
 /** The languages whose sources are not on the machine by default: Debian packages (installed once) and npm tarballs (cached). */
 function fetched() {

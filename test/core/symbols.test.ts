@@ -935,6 +935,83 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
     ]);
   });
 
+  it('C#: default parameter values, explicit interface members, generic and tuple types, events, destructors, comments in signatures; statements are no definitions', () => {
+    const cs = [
+      'namespace N',
+      '{',
+      '    public class Tensor<T> : IList<T>, IList',
+      '    {',
+      '        public void F(int x = 0, string s = "", T v = default(T))',
+      '        void G([CallerFilePath] string filePath = "")',
+      '        void Resolve(T value = default(T));',
+      '        void IList.Add(object value)',
+      '        int IList<T>.IndexOf(T item) => 0;',
+      '        IEnumerator<T> IEnumerable<T>.GetEnumerator()',
+      '        ~Tensor()',
+      '        static Tensor()',
+      '        delegate void ReactCallback<TV>(TV value);',
+      '        public delegate IntPtr /* OrtStatus* */ DOrtCompileModel(',
+      '        public delegate ref OrtApi DOrtGetApi(UInt32 version);',
+      '        public event Action OnGameStart;',
+      '        internal static event Action<bool> SoundChanged',
+      '        public IReadOnlyDictionary<string, List<int>> InputMetadata',
+      '        IDictionary<string, int> Map { get; }',
+      '        public static OrtAllocator DefaultInstance // may throw',
+      '        private static (int Exp, uint Sig) Normalize(uint sig)',
+      '        public static extern IntPtr /*(OrtStatus*)*/ OrtCreateEnv(IntPtr /*(OrtEnv*)*/ env, int level);',
+      '        public static DenseTensor<TE> ToTensor<TE>(this TE[,] array, bool reverse = false) where TE : struct',
+      '        public int Größe { get; }',
+      '        public int Count => list.Count;',
+      '        public (int a, string b) Pair { get; set; } = (1, "x");',
+      '        public T[] Items { get; init; }',
+      '        public int? Maybe',
+      '        {',
+      '        }',
+      '        [Obsolete] public override string ToString() => "x";',
+      '        public async Task<List<int>> LoadAsync<TKey>(TKey k) where TKey : class, new()',
+      '        public unsafe void* Ptr(byte* p) { return null; }',
+      '        protected virtual void OnEvent(',
+      '            int a,',
+      '            string b = null)',
+      '        return Foo(a);',
+      '        return x.Foo(a)',
+      '        await x.LoadAsync(a);',
+      '        x = Foo(a, b = 1);',
+      '        var t = new Tensor<int>(a);',
+      '        int n = Count(a);',
+      '        new Foo();',
+      '        throw new Exception(e);',
+      '        yield return StartCoroutine(Wait(1));',
+      '        else Foo(a);',
+      '        where x.IsValid(y)',
+      '        select new Foo(x)',
+      '        using (var s = Open(path))',
+      '        Debug.Log(a == b);',
+      '        (int) Convert(x);',
+      '        IObservable<IList<KeyValuePair<TK, List<TV>>>> GroupAll<TK, TV>(IObservable<TV> source)',
+      '    }',
+      '}',
+    ].join('\n');
+    const want = [
+      '1 namespace N', '3 class Tensor (N)', '5 method F (Tensor)', '6 method G (Tensor)', '7 method Resolve (Tensor)', '8 method IList.Add (Tensor)', '9 method IndexOf (Tensor)',
+      '10 method GetEnumerator (Tensor)', '11 method ~Tensor (Tensor)', '12 constructor Tensor (Tensor)', '13 typeParameter ReactCallback (Tensor)', '14 typeParameter DOrtCompileModel (Tensor)',
+      '15 typeParameter DOrtGetApi (Tensor)', '16 property OnGameStart (Tensor)', '17 property SoundChanged (Tensor)', '18 property InputMetadata (Tensor)', '19 property Map (Tensor)',
+      '20 property DefaultInstance (Tensor)', '21 method Normalize (Tensor)', '22 method OrtCreateEnv (Tensor)', '23 method ToTensor (Tensor)', '24 property Größe (Tensor)', '25 property Count (Tensor)',
+      '26 property Pair (Tensor)', '27 property Items (Tensor)', '28 property Maybe (Tensor)', '31 method ToString (Tensor)', '32 method LoadAsync (Tensor)', '33 method Ptr (Tensor)', '34 method OnEvent (Tensor)',
+      '52 method GroupAll (Tensor)',
+    ];
+    // Before: recall against ctags missed defaults (`= 0`), explicit interface members, types with blanks or comments, events and destructors; `static (int, uint) F(` was a constructor `static`.
+    regionTable([['a.cs', cs, want]]);
+    // Tabs, no final newline (regionTable reads each text with CRLF too).
+    regionTable([['a.cs', 'class C\n{\n\tvoid\tIDisposable.Dispose()\n\tpublic\tint\tX { get; }\n\tpublic int Y => 1;', ['1 class C', '3 method IDisposable.Dispose (C)', '4 property X (C)', '5 property Y (C)']]]);
+    // Members without a modifier: expression-bodied methods, explicit interface properties (`=>`, accessors, `{` on the next line).
+    regionTable([['a.cs', 'struct S\n{\n    int Twice(int x) => x * 2;\n    bool ICollection.IsSynchronized => false;\n    int IReadOnlyCollection<T>.Count { get { return 1; } }\n    object IFoo.Bar\n    {\n    }\n    Twice(x) => y;\n}\n',
+      ['1 struct S', '3 method Twice (S)', '4 property ICollection.IsSynchronized (S)', '5 property Count (S)', '6 property IFoo.Bar (S)']]]);
+    const crlf = 'class C\r\n{\r\n    public int Größe { get; }\r\n    void Log(string s = "")\r\n    {\r\n    }\r\n    Log(s);\r\n}';
+    expect(describeSymbols('a.cs', crlf)).toEqual(['1 class C', '3 property Größe (C)', '4 method Log (C)']);
+    expect(throughChunk('a.cs', crlf)).toEqual(extractSymbols(languageOf('a.cs')!, crlf));
+  });
+
   it('Ruby: `def Const.m` (Const the container), `def self::m`, `private def`, constants in any case; comparisons are no constants', () => {
     table([
       ['a.rb', 'module IRB\n  def IRB.rc_file(ext = IRBRC_EXT)\n  end\n  def self::open\n  end\n  def Session::callback(dbman)\n  end\n  def self.#{cmd_name}_(args)\n  private def vi_paste_next(key, arg: 1)\n  end\n  Max_try = 10\n  ParseError = Racc::ParseError\n  if AddressRegex =~ name\n  SIZEOF_VOIDP == SIZEOF_LONG_LONG\n  Hash => true,\nend\n',
