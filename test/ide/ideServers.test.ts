@@ -75,7 +75,10 @@ describe("Claude Code's IDE integration", () => {
     const { authToken } = JSON.parse(readFileSync(lockFile, 'utf8'));
     const port = Number(path.basename(lockFile, '.lock'));
     await expect(openClaudeSocket(port, {})).rejects.toThrow('HTTP 401');
-    await expect(openClaudeSocket(port, { 'x-claude-code-ide-authorization': `${authToken.slice(0, -1)}0` })).rejects.toThrow('HTTP 401');
+    // A token one digit off (its last digit changed: a token ending in 0 made this the right one, 1 run in 16).
+    const wrong = `${authToken.slice(0, -1)}${authToken.endsWith('0') ? '1' : '0'}`;
+    expect(wrong).not.toBe(authToken);
+    await expect(openClaudeSocket(port, { 'x-claude-code-ide-authorization': wrong })).rejects.toThrow('HTTP 401');
     await expect(openClaudeSocket(port, { 'x-claude-code-ide-authorization': authToken, Origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
     await expect(openClaudeSocket(port, { 'x-claude-code-ide-authorization': authToken }, ['other'])).rejects.toThrow('HTTP 400');
     const ok = await openClaudeSocket(port, { 'x-claude-code-ide-authorization': authToken });
