@@ -134,6 +134,8 @@ const LEX_CASES: Record<string, LexCase[]> = {
       '__END__',
       'def d1',
     ].join('\n');
+    // The same cases with CRLF line endings.
+    const crlf = 'a = 1\r\n=begin\r\ndef c\r\n=end\r\ndef r; end\r\nx = <<~E\r\n  def h\r\n  E\r\ndef t; end';
     return [
       [src, 'c1', 'comment'],
       [src, 'c2', 'comment'],
@@ -160,10 +162,10 @@ const LEX_CASES: Record<string, LexCase[]> = {
       [src, 'ml', 'string'],
       [src, 'real10', undefined],
       [src, 'd1', 'comment'],
-      ['a = 1\r\n=begin\r\ndef c\r\n=end\r\ndef r; end\r\nx = <<~E\r\n  def h\r\n  E\r\ndef t; end', 'def c', 'comment'],
-      ['a = 1\r\n=begin\r\ndef c\r\n=end\r\ndef r; end\r\nx = <<~E\r\n  def h\r\n  E\r\ndef t; end', 'def r', undefined],
-      ['a = 1\r\n=begin\r\ndef c\r\n=end\r\ndef r; end\r\nx = <<~E\r\n  def h\r\n  E\r\ndef t; end', 'def h', 'string'],
-      ['a = 1\r\n=begin\r\ndef c\r\n=end\r\ndef r; end\r\nx = <<~E\r\n  def h\r\n  E\r\ndef t; end', 'def t', undefined],
+      [crlf, 'def c', 'comment'],
+      [crlf, 'def r', undefined],
+      [crlf, 'def h', 'string'],
+      [crlf, 'def t', undefined],
       ['\ts = "\t漢字 😀 def e"; def after; end', 'def e', 'string'],
       ['\ts = "\t漢字 😀 def e"; def after; end', 'after', undefined],
       ['x = 1 # def tail', 'tail', 'comment'],
@@ -184,6 +186,8 @@ const LEX_CASES: Record<string, LexCase[]> = {
       'fun real4() {}',
       '\tval e = "\t漢字 😀 fun e1()"; fun real5() {}',
     ].join('\n');
+    // The same cases with CRLF line endings.
+    const crlf = 'val a = 1\r\n/* x\r\nfun c() */\r\nfun b() = """\r\nfun s()\r\n"""\r\nfun d() {}';
     return [
       [src, 'c1', 'comment'],
       [src, 'c2', 'comment'],
@@ -200,10 +204,10 @@ const LEX_CASES: Record<string, LexCase[]> = {
       [src, 'real4', undefined],
       [src, 'e1', 'string'],
       [src, 'real5', undefined],
-      ['val a = 1\r\n/* x\r\nfun c() */\r\nfun b() = """\r\nfun s()\r\n"""\r\nfun d() {}', 'c()', 'comment'],
-      ['val a = 1\r\n/* x\r\nfun c() */\r\nfun b() = """\r\nfun s()\r\n"""\r\nfun d() {}', 'b()', undefined],
-      ['val a = 1\r\n/* x\r\nfun c() */\r\nfun b() = """\r\nfun s()\r\n"""\r\nfun d() {}', 's()', 'string'],
-      ['val a = 1\r\n/* x\r\nfun c() */\r\nfun b() = """\r\nfun s()\r\n"""\r\nfun d() {}', 'd()', undefined],
+      [crlf, 'c()', 'comment'],
+      [crlf, 'b()', undefined],
+      [crlf, 's()', 'string'],
+      [crlf, 'd()', undefined],
       ['fun a() {} /* unclosed /* fun z() */', 'z()', 'comment'],
     ];
   })(),
@@ -218,6 +222,8 @@ const LEX_CASES: Record<string, LexCase[]> = {
       'local u = a[b[1]] function real3() end',
       '\tlocal v = "\t漢字 😀 function s5()" function real4() end',
     ].join('\n');
+    // The same cases with CRLF line endings.
+    const crlf = 'local a = 1\r\n--[[\r\nfunction c()\r\n]]\r\nfunction b() end\r\nlocal s = [[\r\nfunction s()\r\n]]';
     return [
       [src, 'c1', 'comment'],
       [src, 'c2', 'comment'],
@@ -231,9 +237,9 @@ const LEX_CASES: Record<string, LexCase[]> = {
       [src, 'real3', undefined],
       [src, 's5', 'string'],
       [src, 'real4', undefined],
-      ['local a = 1\r\n--[[\r\nfunction c()\r\n]]\r\nfunction b() end\r\nlocal s = [[\r\nfunction s()\r\n]]', 'c()', 'comment'],
-      ['local a = 1\r\n--[[\r\nfunction c()\r\n]]\r\nfunction b() end\r\nlocal s = [[\r\nfunction s()\r\n]]', 'b()', undefined],
-      ['local a = 1\r\n--[[\r\nfunction c()\r\n]]\r\nfunction b() end\r\nlocal s = [[\r\nfunction s()\r\n]]', 's()', 'string'],
+      [crlf, 'c()', 'comment'],
+      [crlf, 'b()', undefined],
+      [crlf, 's()', 'string'],
       ['x = 1 -- function tail()', 'tail', 'comment'],
     ];
   })(),
@@ -261,6 +267,8 @@ const LEX_CASES: Record<string, LexCase[]> = {
       '<?= f() ?>',
       '<?php $e = "\t漢字 😀 function s3()"; function real5() {}',
     ].join('\n');
+    // The same cases with CRLF line endings.
+    const crlf = '<?php\r\n/*\r\nfunction c()\r\n*/\r\nfunction b() {}\r\n$s = "\r\nfunction s()\r\n";\r\nfunction d() {}';
     return [
       [src, 'html1', 'string'],
       [src, 'real1', undefined],
@@ -280,10 +288,10 @@ const LEX_CASES: Record<string, LexCase[]> = {
       [src, 'f()', undefined],
       [src, 's3', 'string'],
       [src, 'real5', undefined],
-      ['<?php\r\n/*\r\nfunction c()\r\n*/\r\nfunction b() {}\r\n$s = "\r\nfunction s()\r\n";\r\nfunction d() {}', 'c()', 'comment'],
-      ['<?php\r\n/*\r\nfunction c()\r\n*/\r\nfunction b() {}\r\n$s = "\r\nfunction s()\r\n";\r\nfunction d() {}', 'b()', undefined],
-      ['<?php\r\n/*\r\nfunction c()\r\n*/\r\nfunction b() {}\r\n$s = "\r\nfunction s()\r\n";\r\nfunction d() {}', 's()', 'string'],
-      ['<?php\r\n/*\r\nfunction c()\r\n*/\r\nfunction b() {}\r\n$s = "\r\nfunction s()\r\n";\r\nfunction d() {}', 'd()', undefined],
+      [crlf, 'c()', 'comment'],
+      [crlf, 'b()', undefined],
+      [crlf, 's()', 'string'],
+      [crlf, 'd()', undefined],
       ['<?php\n$x = 1; # function tail()', 'tail', 'comment'],
     ];
   })(),
@@ -299,6 +307,8 @@ const LEX_CASES: Record<string, LexCase[]> = {
       'let r2 = ##"a "# func r3() "##; func real4() {}',
       '\tlet e = "\t漢字 😀 func e1()"; func real5() {}',
     ].join('\n');
+    // The same cases with CRLF line endings.
+    const crlf = 'let a = 1\r\n/* x\r\nfunc c() */\r\nlet b = """\r\nfunc s()\r\n"""\r\nfunc d() {}';
     return [
       [src, 'c1', 'comment'],
       [src, 'c2', 'comment'],
@@ -317,9 +327,9 @@ const LEX_CASES: Record<string, LexCase[]> = {
       [src, 'real4', undefined],
       [src, 'e1', 'string'],
       [src, 'real5', undefined],
-      ['let a = 1\r\n/* x\r\nfunc c() */\r\nlet b = """\r\nfunc s()\r\n"""\r\nfunc d() {}', 'c()', 'comment'],
-      ['let a = 1\r\n/* x\r\nfunc c() */\r\nlet b = """\r\nfunc s()\r\n"""\r\nfunc d() {}', 's()', 'string'],
-      ['let a = 1\r\n/* x\r\nfunc c() */\r\nlet b = """\r\nfunc s()\r\n"""\r\nfunc d() {}', 'd()', undefined],
+      [crlf, 'c()', 'comment'],
+      [crlf, 's()', 'string'],
+      [crlf, 'd()', undefined],
       ['let a = "x" // func tail()', 'tail', 'comment'],
     ];
   })(),
