@@ -7,7 +7,7 @@ import { fail, type Result } from '../core/result.js';
 import { literalPrefilter, withPreservedCase } from '../core/edits/replaceInFiles.js';
 import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
 import { applyOptions, filePattern, flag, pathString, text, wholeNumber } from './args.js';
-import type { PlannedChange } from './ports/apply.js';
+import type { PlannedChange, WriteAhead } from './ports/apply.js';
 import type { FilesPort, ResolvedPath } from './ports/files.js';
 import type { ProgressPort } from './ports/progress.js';
 import type { SearchPort } from './ports/search.js';
@@ -100,56 +100,64 @@ export const replaceInFilesCommand = defineCommand({
       return await ctx.withFiles(
         targets.map((t) => t.absPath),
         async () => {
-          const changes: PlannedChange[] = [];
-          const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
-          // The change is gathered in memory before anything is written: refused (too_large) as soon
-          // as what it holds could not fit in the heap, rather than crash the server half-way.
-          const room = ctx.memoryRoom();
-          let held = 0;
-          let scanned = 0;
-          let matches = 0;
-          // Files are read a few ahead of the one being matched (reads wait on I/O, matching on the CPU).
-          const ahead: Promise<Awaited<ReturnType<FilesPort['snapshot']>>>[] = [];
-          let fetched = 0;
-          for (const target of targets) {
+          // Each change's temp file is written while the next files are read and matched.
+          const ahead = ctx.writeAhead?.(a.apply ?? 'auto');
+          try {
+            const changes: PlannedChange[] = [];
+            const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
+            // The change is gathered in memory before anything is written: refused (too_large) as soon
+            // as what it holds could not fit in the heap, rather than crash the server half-way.
+            const room = ctx.memoryRoom();
+            let held = 0;
+            let scanned = 0;
+            let matches = 0;
+            // Files are read a few ahead of the one being matched (reads wait on I/O, matching on the CPU).
+            const reading: Promise<Awaited<ReturnType<FilesPort['snapshot']>>>[] = [];
+            let fetched = 0;
+            for (const target of targets) {
+              if (signal.aborted) return cancelled();
+              while (fetched < targets.length && reading.length < READ_AHEAD) reading.push(ctx.snapshot(targets[fetched++]!));
+              const snapshot = await reading.shift()!;
+              scanned++;
+              if (!snapshot.ok) {
+                skipped.push({ path: target.relPath, reason: `${snapshot.kind}: ${snapshot.message}` });
+                continue;
+              }
+              if (snapshot.source === 'missing') continue;
+              const prepared = prepareSearchAndReplace(snapshot.text, { search: a.search, replace: a.replace, useRegex, ignoreCase, maxOutput: ctx.settings.maxFileSize }, target.relPath);
+              if (!prepared.ok) return prepared;
+              let reply = prepared.prepared.usesRegex ? await ctx.scanRegex(prepared.prepared.job) : scanHere(prepared.prepared);
+              if (a.preserve_case) reply = withPreservedCase(prepared.prepared, reply);
+              const done = finishSearchAndReplace(prepared.prepared, reply);
+              if (!done.ok) {
+                if (done.kind === 'too_large') {
+                  skipped.push({ path: target.relPath, reason: `too_large: ${done.message}` });
+                  continue;
+                }
+                return done.kind === 'cancelled' ? cancelled() : done;
+              }
+              if (done.edits.length > 0) {
+                if (done.newText.length > ctx.settings.maxFileSize) {
+                  skipped.push({ path: target.relPath, reason: `too_large: the result would be ${done.newText.length} characters, over maxFileSize (${ctx.settings.maxFileSize})` });
+                  continue;
+                }
+                const change: PlannedChange = { snapshot, newText: done.newText, edits: done.edits, created: false, replacements: done.replacements };
+                changes.push(change);
+                matches += done.replacements;
+                held += heldBytes(snapshot.text.length, done.newText.length, done.edits.length);
+                if (held > room) return tooMuchText(a.search, held, room, scanned, targets.length);
+                // Refused as soon as the count passes max_files: the rest of the files are not read.
+                if (changes.length > maxFiles) return tooManyFiles(a.search, maxFiles, scanned, targets.length);
+                ahead?.add(change);
+              }
+              progress.report(`${scanned}/${targets.length} files scanned, ${changes.length} matched, ${matches} replacement${matches === 1 ? '' : 's'}`, Math.round((100 * scanned) / Math.max(1, targets.length)));
+            }
             if (signal.aborted) return cancelled();
-            while (fetched < targets.length && ahead.length < READ_AHEAD) ahead.push(ctx.snapshot(targets[fetched++]!));
-            const snapshot = await ahead.shift()!;
-            scanned++;
-            if (!snapshot.ok) {
-              skipped.push({ path: target.relPath, reason: `${snapshot.kind}: ${snapshot.message}` });
-              continue;
-            }
-            if (snapshot.source === 'missing') continue;
-            const prepared = prepareSearchAndReplace(snapshot.text, { search: a.search, replace: a.replace, useRegex, ignoreCase, maxOutput: ctx.settings.maxFileSize }, target.relPath);
-            if (!prepared.ok) return prepared;
-            let reply = prepared.prepared.usesRegex ? await ctx.scanRegex(prepared.prepared.job) : scanHere(prepared.prepared);
-            if (a.preserve_case) reply = withPreservedCase(prepared.prepared, reply);
-            const done = finishSearchAndReplace(prepared.prepared, reply);
-            if (!done.ok) {
-              if (done.kind === 'too_large') {
-                skipped.push({ path: target.relPath, reason: `too_large: ${done.message}` });
-                continue;
-              }
-              return done.kind === 'cancelled' ? cancelled() : done;
-            }
-            if (done.edits.length > 0) {
-              if (done.newText.length > ctx.settings.maxFileSize) {
-                skipped.push({ path: target.relPath, reason: `too_large: the result would be ${done.newText.length} characters, over maxFileSize (${ctx.settings.maxFileSize})` });
-                continue;
-              }
-              changes.push({ snapshot, newText: done.newText, edits: done.edits, created: false, replacements: done.replacements });
-              matches += done.replacements;
-              held += heldBytes(snapshot.text.length, done.newText.length, done.edits.length);
-              if (held > room) return tooMuchText(a.search, held, room, scanned, targets.length);
-              // Refused as soon as the count passes max_files: the rest of the files are not read.
-              if (changes.length > maxFiles) return tooManyFiles(a.search, maxFiles, scanned, targets.length);
-            }
-            progress.report(`${scanned}/${targets.length} files scanned, ${changes.length} matched, ${matches} replacement${matches === 1 ? '' : 's'}`, Math.round((100 * scanned) / Math.max(1, targets.length)));
+            const computeMs = performance.now() - started - listMs;
+            return await finish(ctx, a, scope.relPath, changes, skipped, scanned, listed.notes, { listMs, computeMs }, ahead);
+          } finally {
+            await ahead?.close();
           }
-          if (signal.aborted) return cancelled();
-          const computeMs = performance.now() - started - listMs;
-          return finish(ctx, a, scope.relPath, changes, skipped, scanned, listed.notes, { listMs, computeMs });
         },
       );
     } finally {
@@ -202,6 +210,7 @@ async function finish(
   scanned: number,
   notes: string[],
   timings: { listMs: number; computeMs: number },
+  ahead: WriteAhead | undefined,
 ): Promise<Result<{ value: EditResult }>> {
   const mode = a.apply ?? 'auto';
   const applyStart = performance.now();
@@ -217,7 +226,7 @@ async function finish(
   const maxDiffChars = TOTAL_DIFF_CHARS;
   // The result's diffs are worked out while the disk writes wait on the disk (or after, if they never do).
   let diffs: ResultDiff[] | undefined;
-  const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}`, whileWriting: () => (diffs ??= resultDiffs(changes, diffPlan(changes.length, maxDiffChars))) });
+  const outcome = await ctx.apply(changes, mode, { confirm: a.confirm ?? false, label: `${ID} ${where}`, whileWriting: () => (diffs ??= resultDiffs(changes, diffPlan(changes.length, maxDiffChars))), ...(ahead ? { ahead } : {}) });
   if (!outcome.ok) return outcome;
   // Where the time went (ms): listing the files (ripgrep), reading and matching them, applying (editor +
   // disk, checks included), and of the disk part: temp files written and fsynced (one step), renamed.

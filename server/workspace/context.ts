@@ -10,7 +10,7 @@ import type { ResolvedPath, Snapshot } from '../commands/ports/files.js';
 import type { JournalFile } from '../commands/ports/review.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import type { Settings } from '../settings.js';
-import { applyChanges } from './editor/applyEdits.js';
+import { applyChanges, DiskWriteAhead } from './editor/applyEdits.js';
 import { readTextFile } from './disk/fileCodec.js';
 import type { KeyedMutex } from './keyedMutex.js';
 import type { OpenDocuments } from './editor/openDocuments.js';
@@ -19,6 +19,7 @@ import { resolveWorkspacePath } from './disk/paths.js';
 import { regexRunner } from './search/regexRunner.js';
 import type { ProgressReporter } from './progress.js';
 import { searchFiles } from './search/ripgrepSearch.js';
+import { syncFileSystems } from './search/fileSystemSync.js';
 import { listReplaceCandidates } from './search/replaceCandidates.js';
 import type { SymbolIndex } from './symbols/symbolIndex.js';
 import { fail } from '../core/result.js';
@@ -73,6 +74,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     },
     snapshot: (resolved) => snapshotOf(state, resolved),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
+    writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings, documents: state.documents }, mode)),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
       const outcome = await applyChanges(
         {
@@ -83,6 +85,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
           sendApplyEdit: state.sendApplyEdit,
           unconfirmed: state.unconfirmed,
           signal: request.signal,
+          syncFileSystems,
           log: state.log,
           appliedLate: (late, why) => {
             state.previews.filesChanged(late.map((c) => c.snapshot.resolved.absPath));

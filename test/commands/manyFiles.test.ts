@@ -28,6 +28,11 @@ describe('replaceInFiles over in-memory ports', () => {
     expect(ws.disk.get('e.ts')).toBe('disk oldName\n');
     expect(ws.applied).toHaveLength(1);
     expect(ws.applied[0]!.changes.map((c) => c.snapshot.resolved.relPath)).toEqual(['a.ts', 'b/c.ts', 'e.ts']);
+    // Each change was handed to a write ahead as soon as it was known, which apply was given, then closed.
+    expect(ws.writtenAhead.map((w) => ({ mode: w.mode, added: w.added.map((c) => c.snapshot.resolved.relPath), closed: w.closed, applied: w.applied }))).toEqual([
+      { mode: 'auto', added: ['a.ts', 'b/c.ts', 'e.ts'], closed: true, applied: true },
+    ]);
+    expect(ws.writtenAhead[0]!.added).toEqual(ws.applied[0]!.changes);
     // The exact literal narrows ripgrep's list; the scope is the whole folder.
     expect(p.candidateRequests).toHaveLength(1);
     expect(p.candidateRequests[0]!.scope.relPath).toBe('.');
@@ -47,6 +52,8 @@ describe('replaceInFiles over in-memory ports', () => {
     const result = await replaceInFiles.execute(only(ports(ws)), { search: 'x', replace: 'y', max_files: 2 });
     expect(result.ok ? '' : result.kind).toBe('too_large');
     expect(ws.applied).toEqual([]);
+    // What was written ahead is let go: the write ahead is closed, never applied.
+    expect(ws.writtenAhead.map((w) => ({ added: w.added.length, closed: w.closed, applied: w.applied }))).toEqual([{ added: 2, closed: true, applied: false }]);
     expect([...ws.disk.values()]).toEqual(['x', 'x', 'x']);
   });
 

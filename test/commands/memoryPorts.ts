@@ -28,6 +28,8 @@ export class MemoryWorkspace {
   readonly buffers = new Map<string, { text: string; version: number }>();
   /** Every apply call, in order. */
   readonly applied: { label: string; mode: ApplyMode; changes: readonly PlannedChange[] }[] = [];
+  /** Every writeAhead a command started: its mode, the changes added to it, whether it was closed and whether apply was given it. */
+  readonly writtenAhead: { mode: ApplyMode; added: PlannedChange[]; closed: boolean; applied: boolean }[] = [];
   /** What the user was told (summaries) and logged. */
   readonly said: string[] = [];
   /** Paths passed to withFiles, one list per call. */
@@ -117,8 +119,25 @@ export function filesPort(ws: MemoryWorkspace, review?: ReviewPort): FilesPort {
 export function applyPort(ws: MemoryWorkspace, journal?: { journal: UndoJournal; requester: string }): ApplyPort {
   return {
     carriageReturns: 'keep',
+    writeAhead: (mode) => {
+      if (mode === 'preview' || mode === 'editor') return undefined;
+      const record = { mode, added: [] as PlannedChange[], closed: false, applied: false, ahead: undefined as unknown };
+      const ahead = {
+        add: (c: PlannedChange) => {
+          if (record.closed) throw new Error('a change added after close');
+          record.added.push(c);
+        },
+        close: async () => {
+          record.closed = true;
+        },
+      };
+      record.ahead = ahead;
+      ws.writtenAhead.push(record);
+      return ahead;
+    },
     apply: async (changes, mode, options): Promise<Result<ApplyOutcome>> => {
       ws.applied.push({ label: options.label, mode, changes });
+      for (const r of ws.writtenAhead as { ahead?: unknown; applied: boolean }[]) if (options.ahead !== undefined && r.ahead === options.ahead) r.applied = true;
       const edit: WorkspaceEdit = buildWorkspaceEdit(
         changes.map((c) => ({ uri: c.snapshot.uri, version: c.snapshot.version, edits: toTextEdits(c.snapshot.text, c.edits, 'utf-16'), create: c.created })),
         { documentChanges: true },

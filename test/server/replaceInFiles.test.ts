@@ -20,6 +20,8 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** `needle`, found by a regex that does several times the work of `ne+dle` at every position. */
 const SLOW_NEEDLE = 'ne+dle|[a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ zzz';
 const UTF16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+/** editls's temp files under `root` (the temp files a command writes ahead, while it still reads and matches, included). */
+const tempsUnder = (root: string) => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((n) => path.basename(n).startsWith('.editls-tmp-'));
 
 describe('which files', () => {
   it('honours .gitignore without git and nested ignores, skips hidden and binary files, never follows links out', async () => {
@@ -222,6 +224,8 @@ describe('all or nothing', () => {
     expect(err.data).toMatchObject({ kind: 'too_large', files: 3, maxFiles: 2, filesScanned: 3, candidates: 60 });
     expect(err.message).toContain('counting stopped at 3 after reading 3 of 60 candidate files');
     for (let i = 0; i < 60; i += 7) expect(ws.read(`f${i}.txt`)).toBe(`x ${i}\r\n`);
+    // The two temp files written ahead before the third file passed the limit are gone.
+    expect(tempsUnder(ws.root)).toEqual([]);
   });
 });
 
@@ -333,6 +337,7 @@ describe('previews, undo, progress, size', () => {
     );
     expect(error2?.data?.kind).toBe('cancelled');
     for (let i = 0; i < 300; i += 37) expect(ws.read(`d${i % 10}/f${i}.txt`)).toBe(body);
+    expect(tempsUnder(ws.root)).toEqual([]);
     // The server keeps serving.
     const r = await client.exec(RIF, { search: 'needle', replace: 'pin', path: 'd0/f0.txt' });
     expect(r.replacements).toBe(2000);

@@ -3,7 +3,9 @@
 // the renames (a file changed, swapped for a link or made immutable after its temp file was written)
 // rolls every renamed file back to its exact bytes and mode, a rollback that cannot finish names what
 // holds the new text, a full disk writes nothing, descriptors stay bounded, no temp file and no
-// descriptor left behind, and the event loop keeps turning while its synchronous steps run.
+// descriptor left behind, and the event loop keeps turning while its synchronous steps run; a large
+// batch made durable by one syncfs asks for it once every temp file is complete, and falls back to
+// an fsync each.
 
 import { chmodSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync, mkdirSync, appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -147,6 +149,115 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
     const end = Date.now() + 2000;
     while (openFds() > before && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
     expect(openFds()).toBe(before);
+  });
+
+  describe('made durable by one syncfs (syncFileSystems)', () => {
+    it('is asked once, for one folder of the one file system, when every temp file is complete and closed and no file is replaced yet', async () => {
+      const rels = Array.from({ length: 100 }, (_, i) => `d${i % 7}/f${i}.ts`);
+      for (const rel of rels) ws.write(rel, `old ${rel}\n`);
+      const before = openFds();
+      const calls: { folders: readonly string[]; ownBytes: number; old: number; complete: number; fds: number }[] = [];
+      const items = rels.map((rel) => item(rel, `new ${rel}\n`));
+      const r = await writeFilesAtomic(items, {
+        syncFileSystems: async (folders, ownBytes) => {
+          const temps = tempsUnder(ws.root);
+          calls.push({
+            folders,
+            ownBytes,
+            old: rels.filter((rel) => ws.read(rel) === `old ${rel}\n`).length,
+            complete: temps.filter((t) => /^new d\d\/f\d+\.ts\n$/.test(readFileSync(path.join(ws.root, t), 'utf8'))).length,
+            // the batch's folders stay pinned (7 descriptors); no temp file is held open
+            fds: openFds() - before,
+          });
+          return true;
+        },
+      });
+      expect(r.ok).toBe(true);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.folders).toHaveLength(1);
+      expect(rels.some((rel) => path.dirname(ws.file(rel)) === calls[0]!.folders[0])).toBe(true);
+      expect(calls[0]!.ownBytes).toBe(rels.reduce((n, rel) => n + Buffer.byteLength(`new ${rel}\n`), 0));
+      expect(calls[0]!.old).toBe(100);
+      expect(calls[0]!.complete).toBe(100);
+      expect(calls[0]!.fds).toBeLessThanOrEqual(7);
+      for (const rel of rels) expect(ws.read(rel)).toBe(`new ${rel}\n`);
+      expect(tempsUnder(ws.root)).toEqual([]);
+    });
+
+    it('not used or failed (false): each temp file is fsynced instead and the batch writes every file', async () => {
+      const rels = Array.from({ length: 80 }, (_, i) => `d${i % 3}/f${i}.ts`);
+      for (const rel of rels) ws.write(rel, 'old\r\n');
+      let asked = 0;
+      const r = await writeFilesAtomic(rels.map((rel) => item(rel, `new ${rel}\r\n`)), {
+        syncFileSystems: async () => {
+          asked++;
+          return false;
+        },
+      });
+      expect(r.ok).toBe(true);
+      expect(asked).toBe(1);
+      for (const rel of rels) expect(ws.read(rel)).toBe(`new ${rel}\r\n`);
+      expect(tempsUnder(ws.root)).toEqual([]);
+    });
+
+    it('a batch of fewer than 64 files fsyncs each and never asks', async () => {
+      const rels = Array.from({ length: 10 }, (_, i) => `f${i}.ts`);
+      for (const rel of rels) ws.write(rel, 'old\n');
+      let asked = 0;
+      const r = await writeFilesAtomic(rels.map((rel) => item(rel, 'new\n')), {
+        syncFileSystems: async () => {
+          asked++;
+          return true;
+        },
+      });
+      expect(r.ok).toBe(true);
+      expect(asked).toBe(0);
+      for (const rel of rels) expect(ws.read(rel)).toBe('new\n');
+    });
+
+    it('a folder swapped for a symbolic link while the sync runs (it may have synced another file system): nothing is written, no temp file is left', async () => {
+      const rels = Array.from({ length: 70 }, (_, i) => `d/f${i}.ts`);
+      for (const rel of rels) ws.write(rel, 'old\n');
+      const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'editls-swap-'));
+      try {
+        const r = await writeFilesAtomic(rels.map((rel) => item(rel, 'new\n')), {
+          syncFileSystems: async () => {
+            renameSync(ws.file('d'), path.join(elsewhere, 'd'));
+            symlinkSync(path.join(elsewhere, 'd'), ws.file('d'));
+            return true;
+          },
+        });
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.holdingNew).toEqual([]);
+        for (const rel of rels) expect(readFileSync(path.join(elsewhere, rel), 'utf8')).toBe('old\n');
+        expect(tempsUnder(elsewhere)).toEqual([]);
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
+    });
+
+    it('a stale file met while the temp files are written: nothing written, no temp file or descriptor left, never asked', async () => {
+      const rels = Array.from({ length: 120 }, (_, i) => `d${i % 4}/f${i}.ts`);
+      for (const rel of rels) ws.write(rel, 'old\n');
+      const before = openFds();
+      const items = rels.map((rel) => item(rel, 'new\n'));
+      writeFileSync(ws.file(rels[90]!), 'changed meanwhile\n');
+      let asked = 0;
+      const r = await writeFilesAtomic(items, {
+        syncFileSystems: async () => {
+          asked++;
+          return true;
+        },
+      });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.kind).toBe('stale');
+      expect(asked).toBe(0);
+      for (const [i, rel] of rels.entries()) expect(ws.read(rel)).toBe(i === 90 ? 'changed meanwhile\n' : 'old\n');
+      expect(tempsUnder(ws.root)).toEqual([]);
+      const end = Date.now() + 2000;
+      while (openFds() > before && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
+      expect(openFds()).toBe(before);
+    });
   });
 
   it('a failing piece of the caller\'s work does not stop the batch', async () => {

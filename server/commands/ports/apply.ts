@@ -54,6 +54,21 @@ export interface ApplyOptions {
    * batch of disk writes waits on the disk (its fsyncs); it may not run at all.
    */
   whileWriting?: () => void;
+  /** The disk writes this command started while it computed its changes (ApplyPort.writeAhead). */
+  ahead?: WriteAhead;
+}
+
+/**
+ * Disk writes started while a command still works out its changes (a replaceInFiles reading and
+ * matching its next files): the temp file of each change bound for an existing closed file on disk
+ * is written as soon as the change is known; `apply` (given it as `ahead`) takes them, checks each
+ * file again and publishes them as it would its own. Nothing visible changes before `apply`.
+ */
+export interface WriteAhead {
+  /** A change the command will apply. */
+  add(change: PlannedChange): void;
+  /** Once the command has applied (or will not apply): what was written ahead and not used is removed. */
+  close(): Promise<void>;
 }
 
 export interface ApplyPort {
@@ -64,4 +79,6 @@ export interface ApplyPort {
   readonly carriageReturns: 'keep' | 'lineBreak' | 'drop';
   /** Carries changes out; an applied (non-preview) command is recorded in the undo journal unless `record` is false. */
   apply(changes: readonly PlannedChange[], mode: ApplyMode, options: ApplyOptions): Promise<Result<ApplyOutcome>>;
+  /** Starts writing ahead for an `apply` in `mode` to come (none for a preview, or where not offered). */
+  writeAhead?(mode: ApplyMode): WriteAhead | undefined;
 }

@@ -7,7 +7,7 @@
 // them would hold the main thread), 64 at a time.
 
 import { randomBytes } from 'node:crypto';
-import { accessSync, close, closeSync, readdirSync, readFileSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, open as openFile, openSync, renameSync, write, writeSync, type BigIntStats } from 'node:fs';
+import { accessSync, close, closeSync, readdirSync, readFileSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, open as openFile, openSync, renameSync, statSync, write, writeSync, type BigIntStats } from 'node:fs';
 import { copyFile, link, open, readdir, unlink, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../core/result.js';
@@ -96,7 +96,7 @@ async function writeInFolder(folder: PinnedFolder, name: string, data: Buffer, d
 }
 
 /** A temp file written and fsynced beside its target, waiting to be published. */
-interface Staged {
+export interface Staged {
   folder: PinnedFolder;
   name: string;
   displayPath: string;
@@ -107,6 +107,8 @@ interface Staged {
   tempCreated: boolean;
   /** The temp file's descriptor, still open for its fsync (syncStaged closes it). */
   fd?: number | undefined;
+  /** The bytes written to the temp file. */
+  bytes: number;
   notes: string[];
 }
 
@@ -122,6 +124,7 @@ function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: st
     return notCreated(s, err);
   }
   s.tempCreated = true;
+  s.bytes = data.length;
   try {
     writeAll(fd, data);
     keepOwnerAndMode(fd, s.existing, mode);
@@ -144,6 +147,7 @@ async function stageInPool(folder: PinnedFolder, name: string, data: Buffer, dis
   const fd = await new Promise<number | Failure>((resolve) => openFile(s.tempPath, 'wx', mode ?? 0o666, (err, opened) => resolve(err ? notCreated(s, err) : opened)));
   if (typeof fd !== 'number') return fd;
   s.tempCreated = true;
+  s.bytes = data.length;
   try {
     for (let done = 0; done < data.length; ) {
       done += await new Promise<number>((resolve, reject) => write(fd, data, done, data.length - done, done, (err, n) => (err ? reject(err) : resolve(n))));
@@ -206,7 +210,7 @@ function prepareStage(folder: PinnedFolder, name: string, displayPath: string, o
   // The writer's pid is part of the name so a sweep at start can tell a crashed writer's leftovers
   // from a live editls (another editor window) still writing.
   const tempName = `${TEMP_PREFIX}${process.pid}-${[...name].slice(0, 40).join('')}.${randomHex(6)}`;
-  const s: Staged = { folder, name, displayPath, options, existing, tempPath: folder.at(tempName), tempReal: path.join(folder.realPath, tempName), tempCreated: false, notes: [] };
+  const s: Staged = { folder, name, displayPath, options, existing, tempPath: folder.at(tempName), tempReal: path.join(folder.realPath, tempName), tempCreated: false, bytes: 0, notes: [] };
   inFlight.add(s.tempReal);
   return { ok: true, staged: s, mode };
 }
@@ -260,6 +264,41 @@ async function syncStaged(s: Staged): Promise<Result<{}>> {
   } catch (err) {
     return ioError(`cannot write ${s.displayPath}`, s.displayPath, err);
   }
+}
+
+/** A staged temp file written in full: closed (syncTogether makes it durable), remembered as editls's own write. */
+function closeStaged(s: Staged): Result<{}> {
+  const fd = s.fd!;
+  s.fd = undefined;
+  try {
+    rememberOwnWrite(fstatSync(fd, { bigint: true }));
+    closeSync(fd);
+    return { ok: true };
+  } catch (err) {
+    closeQuietly(fd);
+    return ioError(`cannot write ${s.displayPath}`, s.displayPath, err);
+  }
+}
+
+/**
+ * Makes a batch's closed temp files durable: one syncfs of their folders' file systems (a folder for
+ * each), which must still be where they were pinned afterwards (else it may have synced another file
+ * system); when it is not used or fails, an fsync of each file (which reports the error, if any).
+ */
+async function syncTogether(staged: readonly Staged[], folders: readonly PinnedFolder[], ownBytes: number, syncFileSystems: (folders: readonly string[], ownBytes: number) => Promise<boolean>, openMax: number): Promise<Failure | undefined> {
+  const perDevice = new Map<string, PinnedFolder>();
+  for (const folder of folders) {
+    try {
+      const dev = String(statSync(folder.at('.')).dev);
+      if (!perDevice.has(dev)) perDevice.set(dev, folder);
+    } catch {
+      perDevice.clear();
+      break;
+    }
+  }
+  const chosen = [...perDevice.values()];
+  if (chosen.length > 0 && (await syncFileSystems(chosen.map((f) => f.realPath), ownBytes)) && chosen.every((f) => f.stillAt())) return undefined;
+  return (await mapLimited(staged, openMax, (s) => syncStaged(s))).find((r): r is Failure => !r.ok);
 }
 
 /**
@@ -384,6 +423,13 @@ export interface BatchWrite {
   data: Buffer | (() => Buffer);
   displayPath: string;
   options: Pick<AtomicWriteOptions, 'mode' | 'within' | 'expect'>;
+  /** Its temp file, already written (StagingAhead): the batch takes it rather than write one. */
+  ahead?: AheadStage;
+}
+
+/** A temp file StagingAhead writes for a batch item before the batch runs (opaque outside this module). */
+export interface AheadStage {
+  readonly done: Promise<Result<{ staged: Staged }>>;
 }
 
 /** A batch item's new bytes. */
@@ -440,6 +486,71 @@ function descriptorBudget(): number {
   }
 }
 
+/** Temp files written ahead at once (StagingAhead), through the threadpool. */
+const AHEAD_CONCURRENCY = 32;
+
+/**
+ * Temp files written for a batch before it runs, while the caller still works out the rest of it (a
+ * replaceInFiles reading and matching its next files): each is checked (prepareStage), created and
+ * written through the threadpool and closed, not yet fsynced; writeFilesAtomic takes them
+ * (`BatchWrite.ahead`), makes them durable with the rest and publishes them after the same last
+ * checks. `close()`, once the batch is over or will not run, removes every temp file not published
+ * and closes the folders pinned for them.
+ */
+export class StagingAhead {
+  private readonly folders = new Map<string, Promise<Result<{ folder: PinnedFolder }>>>();
+  private readonly stages: Promise<Result<{ staged: Staged }>>[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  private closed = false;
+
+  /** Starts writing `item`'s temp file; its outcome (a failure too) is the batch's when it takes it. */
+  stage(item: BatchWrite): AheadStage {
+    const done = this.limited(async (): Promise<Result<{ staged: Staged }>> => {
+      if (this.closed) return fail('cancelled', `the batch writing ${item.displayPath} is over`);
+      const dir = path.dirname(item.absPath);
+      let pinning = this.folders.get(dir);
+      if (!pinning) {
+        pinning = pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
+        this.folders.set(dir, pinning);
+      }
+      const pinned = await pinning;
+      if (!pinned.ok) return pinned;
+      const r = await stageInPool(pinned.folder, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
+      if (!r.ok) return r;
+      const closed = closeStaged(r.staged);
+      if (!closed.ok) {
+        discard(r.staged);
+        return closed;
+      }
+      return r;
+    });
+    this.stages.push(done);
+    return { done };
+  }
+
+  private async limited<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= AHEAD_CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** Once the batch is over (or will not run): every temp file it did not publish removed, the folders closed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const r of await Promise.all(this.stages)) if (r.ok) discard(r.staged);
+    for (const pinning of this.folders.values()) {
+      const pinned = await pinning;
+      if (pinned.ok) await pinned.folder.close();
+    }
+  }
+}
+
 /** A batch that failed: `holdingNew` lists the items (indices) whose file holds the new data, none when everything was rolled back. */
 export type BatchFailure = Failure & { holdingNew: number[] };
 
@@ -458,6 +569,12 @@ export async function writeFilesAtomic(
   options: {
     /** The caller's CPU work, run once every temp file is written, while the last fsyncs wait on the disk (before any file is replaced). */
     whileSyncing?: () => void;
+    /**
+     * For a batch of POOL_STAGING_MIN files or more: makes everything written to the file systems of
+     * these folders durable at once (syncfs: search/fileSystemSync.ts), in place of an fsync per temp
+     * file; false when it did not (then each is fsynced).
+     */
+    syncFileSystems?: (folders: readonly string[], ownBytes: number) => Promise<boolean>;
   } = {},
 ): Promise<({ ok: true } & AtomicWriteOutcome & { written: number; timings: BatchTimings }) | BatchFailure> {
   const started = performance.now();
@@ -467,7 +584,7 @@ export async function writeFilesAtomic(
   try {
     for (const item of items) {
       const dir = path.dirname(item.absPath);
-      if (folders.has(dir)) continue;
+      if (item.ahead || folders.has(dir)) continue;
       // Without folder creation pinFolder is synchronous calls (pinFolderSync) and a message on failure.
       const pinned = await pinFolder(dir, { mkdirs: false, ...(item.options.within ? { within: item.options.within } : {}), displayPath: item.displayPath });
       if (!pinned.ok) return none(pinned);
@@ -491,7 +608,7 @@ export async function writeFilesAtomic(
     // (A small batch holds every temp file open until its fsync: at most `budget` of them.)
     if (items.length < POOL_STAGING_MIN && items.length <= budget) {
       for (const [i, item] of items.entries()) {
-        const r = stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
+        const r = item.ahead ? await item.ahead.done : stage(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
         if (!r.ok) return none(r);
         staged[i] = r.staged;
         await breathe();
@@ -499,12 +616,45 @@ export async function writeFilesAtomic(
       const syncing = mapLimited(staged, openMax, (st) => syncStaged(st!));
       whileSyncing();
       failed = (await syncing).find((r): r is Failure => !r.ok);
+    } else if (options.syncFileSystems) {
+      // Temp files written (and closed) through the threadpool, then made durable together: one
+      // syncfs, or an fsync each when it was not used or failed.
+      let bytes = 0;
+      await eachLimited(items.length, openMax, async (i) => {
+        if (failed) return;
+        const item = items[i]!;
+        if (item.ahead) {
+          const r = await item.ahead.done;
+          if (!r.ok) {
+            failed ??= r;
+            return;
+          }
+          staged[i] = r.staged;
+          bytes += r.staged.bytes;
+          return;
+        }
+        const data = bytesOf(item);
+        const r = await stageInPool(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), data, item.displayPath, item.options);
+        if (!r.ok) {
+          failed ??= r;
+          return;
+        }
+        staged[i] = r.staged;
+        bytes += data.length;
+        const closed = closeStaged(r.staged);
+        if (!closed.ok) failed ??= closed;
+      });
+      if (!failed) {
+        const syncing = syncTogether(staged as Staged[], [...new Set((staged as Staged[]).map((s) => s.folder))], bytes, options.syncFileSystems, openMax);
+        whileSyncing();
+        failed = await syncing;
+      }
     } else {
       let written = 0;
       await eachLimited(items.length, openMax, async (i) => {
         if (failed) return;
         const item = items[i]!;
-        const r = await stageInPool(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
+        const r = item.ahead ? await item.ahead.done : await stageInPool(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
         if (!r.ok) {
           failed ??= r;
           return;
@@ -546,7 +696,7 @@ export async function writeFilesAtomic(
     }
     if (stopped) {
       if (published.length === 0) return none(stopped);
-      const kept = await rollBack(published, items, folders);
+      const kept = await rollBack(published, items, [...new Set(published.map((p) => p.s.folder))]);
       const n = published.length;
       const message =
         kept.length === 0
@@ -582,7 +732,7 @@ interface Published {
  * while the file still is exactly what the batch wrote (a later change by someone else is kept, and
  * reported). Returns the files that could not be restored, and why.
  */
-async function rollBack(published: readonly Published[], items: readonly BatchWrite[], folders: Map<string, PinnedFolder>): Promise<{ index: number; why: string }[]> {
+async function rollBack(published: readonly Published[], items: readonly BatchWrite[], folders: readonly PinnedFolder[]): Promise<{ index: number; why: string }[]> {
   const kept: { index: number; why: string }[] = [];
   for (const p of [...published].reverse()) {
     const item = items[p.index]!;
@@ -615,7 +765,7 @@ async function rollBack(published: readonly Published[], items: readonly BatchWr
       discard(back);
     }
   }
-  await mapLimited([...folders.values()], FSYNC_CONCURRENCY, (folder) => folder.sync());
+  await mapLimited(folders, FSYNC_CONCURRENCY, (folder) => folder.sync());
   return kept.reverse();
 }
 

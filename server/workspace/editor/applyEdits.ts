@@ -9,11 +9,11 @@ import { fail, type Failure, type Result } from '../../core/result.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
 import { piecesOf, throughEdits } from '../../core/text/editedText.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
-import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via } from '../../commands/ports/apply.js';
+import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via, WriteAhead } from '../../commands/ports/apply.js';
 import type { ClientTraits } from '../../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../../protocol/toProto.js';
 import type { Settings } from '../../settings.js';
-import { bytesOf, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from '../disk/atomicWrite.js';
+import { bytesOf, StagingAhead, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from '../disk/atomicWrite.js';
 import { mapLimited } from '../limited.js';
 import { encodePieces, encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -31,6 +31,8 @@ export interface ApplyDeps {
   unconfirmed: Map<string, number>;
   /** The command's cancellation ($/cancelRequest). */
   signal: AbortSignal;
+  /** One syncfs for a large batch of disk writes in place of an fsync per file (writeFilesAtomic's option); none: fsyncs. */
+  syncFileSystems?: (folders: readonly string[], ownBytes: number) => Promise<boolean>;
   log: (message: string) => void;
   /**
    * The editor applied these changes after editls had answered that it did not (timeout, cancelled):
@@ -223,7 +225,8 @@ export async function applyChanges(
   }
   let diskTimings: ApplyOutcome['diskTimings'];
   if (existing.length >= 2) {
-    const written = await writeManyToDisk(deps, existing.map((i) => changes[i]!), diskOnly ? whileWriting : undefined);
+    const ahead = options.ahead instanceof DiskWriteAhead ? options.ahead : undefined;
+    const written = await writeManyToDisk(deps, existing.map((i) => changes[i]!), diskOnly ? whileWriting : undefined, ahead);
     if (!written.ok) return undoCreates(written, 'holdingNew' in written ? (written as BatchFailure).holdingNew.map((k) => existing[k]!) : []);
     notes.push(...written.notes);
     diskTimings = written.timings;
@@ -512,19 +515,65 @@ async function writeToDisk(deps: ApplyDeps, c: PlannedChange): Promise<Result<{ 
 }
 
 /** Several existing files: written as one batch (all temp files fsynced before any rename; see writeFilesAtomic). */
-async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], whileSyncing?: () => void): Promise<Result<{ notes: string[]; timings?: BatchTimings }> | BatchFailure> {
+async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], whileSyncing?: () => void, ahead?: DiskWriteAhead): Promise<Result<{ notes: string[]; timings?: BatchTimings }> | BatchFailure> {
   for (const c of cs) {
     if (deps.documents.getByPath(c.snapshot.resolved.absPath)) {
       return fail('stale', `${c.snapshot.resolved.relPath} was opened in the editor while the edit was computed; nothing written, run the command again`);
     }
   }
-  const items = await mapLimited(cs, IO_CONCURRENCY, (c) => diskWrite(c));
+  const items = await mapLimited(cs, IO_CONCURRENCY, (c) => ahead?.started(c) ?? diskWrite(c));
   const writes: BatchWrite[] = [];
   for (const item of items) {
     if (!item.ok) return item;
     writes.push(item.write);
   }
-  return writeFilesAtomic(writes, whileSyncing ? { whileSyncing } : {});
+  return writeFilesAtomic(writes, { ...(whileSyncing ? { whileSyncing } : {}), ...(deps.syncFileSystems ? { syncFileSystems: deps.syncFileSystems } : {}) });
+}
+
+/**
+ * WriteAhead for the disk part: a change that `route` sends to an existing closed file on disk has its
+ * batch item made (the file checked against the snapshot: diskWrite) and its temp file written
+ * (StagingAhead) as soon as it is added; writeManyToDisk takes them. The first such change waits for
+ * a second: a single file is written by writeToDisk, not as a batch.
+ */
+export class DiskWriteAhead implements WriteAhead {
+  private readonly staging = new StagingAhead();
+  private readonly writes = new Map<PlannedChange, Promise<Result<{ write: BatchWrite }>>>();
+  private first: PlannedChange | undefined;
+
+  constructor(
+    private readonly deps: Pick<ApplyDeps, 'settings' | 'documents'>,
+    private readonly mode: ApplyMode,
+  ) {}
+
+  add(c: PlannedChange): void {
+    if (c.created || c.snapshot.source !== 'disk' || route(this.deps as ApplyDeps, c, this.mode) !== 'disk') return;
+    if (this.deps.documents.getByPath(c.snapshot.resolved.absPath)) return;
+    if (this.writes.size === 0 && this.first === undefined) {
+      this.first = c;
+      return;
+    }
+    if (this.first) this.start(this.first);
+    this.first = undefined;
+    this.start(c);
+  }
+
+  /** The batch item of a change added here, its temp file being written (undefined: not added, or held back alone). */
+  started(c: PlannedChange): Promise<Result<{ write: BatchWrite }>> | undefined {
+    return this.writes.get(c);
+  }
+
+  private start(c: PlannedChange): void {
+    this.writes.set(
+      c,
+      diskWrite(c).then((item) => (item.ok ? { ok: true, write: { ...item.write, ahead: this.staging.stage(item.write) } } : item)),
+    );
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.writes.values());
+    await this.staging.close();
+  }
 }
 
 /** The atomic write of an existing file's new text, expecting the file as it was read (its stamp). */

@@ -1,0 +1,118 @@
+// Writing ahead (ApplyPort.writeAhead, editor/applyEdits.ts's DiskWriteAhead over disk/atomicWrite.ts's
+// StagingAhead): a command's temp files written while it still computes, on real files through the
+// real Context. The temp file written ahead is the one the apply renames into place (same inode);
+// a file changed after its temp file was written refuses the whole command; a command that ends
+// without applying, a single change, a preview and a file open in the editor leave nothing behind.
+import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TEMP_PREFIX } from '../../server/workspace/disk/atomicWrite.js';
+import { DiskWriteAhead } from '../../server/workspace/editor/applyEdits.js';
+import type { PlannedChange, WriteAhead } from '../../server/commands/ports/apply.js';
+import type { Context } from '../../server/commands/context.js';
+import { diskContext, plannedReplacements } from '../helpers/inProcessContext.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
+
+function temps(ws: TempWorkspace): string[] {
+  return readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((n) => path.basename(n).startsWith(TEMP_PREFIX));
+}
+
+/** Waits until `n` temp files are on disk (each written ahead), at most 10 s. */
+async function tempsWritten(ws: TempWorkspace, n: number): Promise<string[]> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const found = temps(ws);
+    if (found.length >= n || Date.now() > end) return found;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function tree(n: number, line = (i: number) => `old ${i}\r\n`): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) files[`d${i % 3}/f${i}.txt`] = `\uFEFF${line(i)}😀 tail`;
+  return files;
+}
+
+/** A workspace of `n` files, their changes (old -> new) and a write ahead in `mode` holding them all. */
+async function writingAhead(n: number, mode: 'auto' | 'disk' = 'auto'): Promise<{ ws: TempWorkspace; files: Record<string, string>; ctx: Context; changes: PlannedChange[]; ahead: WriteAhead }> {
+  const files = tree(n);
+  const ws = tempWorkspace(files);
+  const ctx = diskContext(ws.root);
+  const changes = await plannedReplacements(ctx, Object.keys(files), 'old', 'new');
+  const ahead = ctx.writeAhead!(mode)!;
+  for (const c of changes) ahead.add(c);
+  return { ws, files, ctx, changes, ahead };
+}
+
+describe.runIf(process.platform === 'linux')('writing ahead', () => {
+  it.each([10, 80])('%i files: the temp files written ahead are the ones renamed into place; nothing visible changes before apply', async (n) => {
+    const { ws, files, ctx, changes, ahead } = await writingAhead(n);
+    try {
+      const written = await tempsWritten(ws, n);
+      expect(written).toHaveLength(n);
+      for (const rel of Object.keys(files)) expect(ws.read(rel)).toBe(files[rel]);
+      const inodes = new Map(written.map((t) => [path.join(path.dirname(t), /^\.editls-tmp-\d+-(.*)\.[0-9a-f]{12}$/.exec(path.basename(t))![1]!), statSync(path.join(ws.root, t)).ino]));
+      const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead });
+      await ahead.close();
+      expect(outcome.ok).toBe(true);
+      for (const rel of Object.keys(files)) {
+        expect(ws.read(rel)).toBe(files[rel]!.replace('old', 'new'));
+        expect(statSync(ws.file(rel)).ino).toBe(inodes.get(rel));
+      }
+      expect(temps(ws)).toEqual([]);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  it('a file another program changed after its temp file was written ahead refuses the command: nothing changed, no temp file left', async () => {
+    const { ws, files, ctx, changes, ahead } = await writingAhead(70);
+    try {
+      expect(await tempsWritten(ws, 70)).toHaveLength(70);
+      appendFileSync(ws.file('d1/f40.txt'), ' another program');
+      const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead });
+      await ahead.close();
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.kind).toBe('stale');
+      for (const rel of Object.keys(files)) expect(ws.read(rel)).toBe(rel === 'd1/f40.txt' ? `${files[rel]} another program` : files[rel]);
+      expect(temps(ws)).toEqual([]);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  it('a command that ends without applying (too_large, cancelled) removes every temp file written ahead, also those still being written', async () => {
+    const { ws, files, ahead } = await writingAhead(120, 'disk');
+    try {
+      await ahead.close();
+      expect(temps(ws)).toEqual([]);
+      for (const rel of Object.keys(files)) expect(ws.read(rel)).toBe(files[rel]);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  it('writes nothing ahead for a single change, a preview or the editor, nor for a file open in the editor', async () => {
+    const files = tree(4);
+    const ws = tempWorkspace(files);
+    try {
+      const ctx = diskContext(ws.root);
+      expect(ctx.writeAhead!('preview')).toBeUndefined();
+      expect(ctx.writeAhead!('editor')).toBeUndefined();
+      const [one] = await plannedReplacements(ctx, ['d0/f0.txt'], 'old', 'new');
+      const ahead = ctx.writeAhead!('auto')!;
+      ahead.add(one!);
+      const inEditor = { ...one!, snapshot: { ...one!.snapshot, source: 'editor' as const } };
+      ahead.add(inEditor);
+      expect((ahead as DiskWriteAhead).started(one!)).toBeUndefined();
+      expect((ahead as DiskWriteAhead).started(inEditor)).toBeUndefined();
+      const outcome = await ctx.apply([one!], 'auto', { confirm: false, label: 'test', ahead });
+      await ahead.close();
+      expect(outcome.ok).toBe(true);
+      expect(ws.read('d0/f0.txt')).toBe(files['d0/f0.txt']!.replace('old', 'new'));
+      expect(temps(ws)).toEqual([]);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
