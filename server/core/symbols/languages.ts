@@ -73,7 +73,8 @@ const JSID = `[A-Za-z_$${WORD}][\\w$${WORD}]*`;
  * name.length`: no per-match index arrays (the `d` flag) to allocate on a large build.
  */
 function re(source: string): RegExp {
-  const full = blanks(source.replaceAll('{ID}', ID).replaceAll('{JSID}', JSID));
+  // (blanks before the names are put in: they hold no \s, and it then reads a tenth of the text)
+  const full = blanks(source).replaceAll('{ID}', ID).replaceAll('{JSID}', JSID);
   const at = full.includes('(?<name>') ? full.indexOf('(?<name>') : full.indexOf('(?<owner>');
   if (at < 0) return new RegExp(full);
   const end = groupEnd(full, at);
@@ -87,21 +88,12 @@ function re(source: string): RegExp {
  * JavaScript's `\s` does.
  */
 function blanks(source: string): string {
-  let out = '';
   let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') {
-      const next = source[i + 1] ?? '';
-      out += next === 's' ? (inClass ? ' \\t' : '[ \\t]') : c + next;
-      i++;
-    } else {
-      if (c === '[') inClass = true;
-      else if (c === ']') inClass = false;
-      out += c;
-    }
-  }
-  return out;
+  return source.replace(/\\[\s\S]?|[[\]]/g, (m) => {
+    if (m === '[' || m === ']') inClass = m === '[';
+    else if (m === '\\s') return inClass ? ' \\t' : '[ \\t]';
+    return m;
+  });
 }
 
 /** Index of the `)` closing the group that opens at `open` (escapes and character classes skipped). */
