@@ -372,7 +372,7 @@ function allCrlf(text: string): boolean {
   return true;
 }
 
-function route(deps: ApplyDeps, c: PlannedChange, mode: ApplyMode): Via {
+function route(deps: Pick<ApplyDeps, 'settings'>, c: PlannedChange, mode: ApplyMode): Via {
   if (mode === 'preview') return null;
   if (c.snapshot.source === 'editor') return 'editor';
   if (mode === 'editor') return 'editor';
@@ -547,7 +547,7 @@ export class DiskWriteAhead implements WriteAhead {
   ) {}
 
   add(c: PlannedChange): void {
-    if (c.created || c.snapshot.source !== 'disk' || route(this.deps as ApplyDeps, c, this.mode) !== 'disk') return;
+    if (c.created || c.snapshot.source !== 'disk' || route(this.deps, c, this.mode) !== 'disk') return;
     if (this.deps.documents.getByPath(c.snapshot.resolved.absPath)) return;
     if (this.writes.size === 0 && this.first === undefined) {
       this.first = c;
