@@ -19,7 +19,8 @@ const UTF32BE_BOM = Buffer.from([0x00, 0x00, 0xfe, 0xff]);
 
 // fatal: invalid sequences are errors, not U+FFFD (which would not round-trip).
 // ignoreBOM: the BOM is sliced off by hand, so a second U+FEFF is text and is kept.
-const utf16leDecoder = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true });
+// Made on the first UTF-16 file, not at start-up (its ICU converter costs ~2 ms to set up).
+let utf16leDecoder: InstanceType<typeof TextDecoder> | undefined;
 
 /**
  * Reads and decodes a text file. `displayPath` is the name used in messages. The size is checked
@@ -275,6 +276,7 @@ export function decodeText(buf: Buffer, displayPath: string): Result<{ text: str
     }
     let text: string;
     try {
+      utf16leDecoder ??= new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true });
       text = utf16leDecoder.decode(encoding === 'utf-16le' ? body : Buffer.from(body).swap16());
     } catch {
       return fail('unsupported_encoding', `${displayPath} has a ${encoding.toUpperCase()} BOM but is not valid ${encoding.toUpperCase()} (unpaired surrogate); fix or convert the file first`, {
