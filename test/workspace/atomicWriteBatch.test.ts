@@ -152,7 +152,7 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
   });
 
   describe('made durable by one syncfs (syncFileSystems)', () => {
-    it('is asked once, for one folder of the one file system, when every temp file is complete and closed and no file is replaced yet', async () => {
+    it('is asked for one folder of the one file system when every temp file is complete and closed and no file is replaced yet, then again for the renames', async () => {
       const rels = Array.from({ length: 100 }, (_, i) => `d${i % 7}/f${i}.ts`);
       for (const rel of rels) ws.write(rel, `old ${rel}\n`);
       const before = openFds();
@@ -173,7 +173,9 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
         },
       });
       expect(r.ok).toBe(true);
-      expect(calls).toHaveLength(1);
+      // Once for the temp files; once more once the window's files are renamed (all 100 new).
+      expect(calls).toHaveLength(2);
+      expect(calls[1]).toMatchObject({ folders: calls[0]!.folders, ownBytes: 0, old: 0, complete: 0 });
       expect(calls[0]!.folders).toHaveLength(1);
       expect(rels.some((rel) => path.dirname(ws.file(rel)) === calls[0]!.folders[0])).toBe(true);
       expect(calls[0]!.ownBytes).toBe(rels.reduce((n, rel) => n + Buffer.byteLength(`new ${rel}\n`), 0));
@@ -197,6 +199,31 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
       expect(r.ok).toBe(true);
       expect(asked).toBe(1);
       for (const rel of rels) expect(ws.read(rel)).toBe(`new ${rel}\r\n`);
+      expect(tempsUnder(ws.root)).toEqual([]);
+    });
+
+    it('asks once for the temp files and once per window of renames (300 files: 256, then 44), the renames done by then', async () => {
+      const rels = Array.from({ length: 300 }, (_, i) => `d${i % 5}/f${i}.ts`);
+      for (const rel of rels) ws.write(rel, 'old\n');
+      const renamed: number[] = [];
+      const r = await writeFilesAtomic(rels.map((rel) => item(rel, 'new\n')), {
+        syncFileSystems: async () => {
+          renamed.push(rels.filter((rel) => ws.read(rel) === 'new\n').length);
+          return true;
+        },
+      });
+      expect(r.ok).toBe(true);
+      expect(renamed).toEqual([0, 256, 300]);
+    });
+
+    it('a sync of the renames that is not used or fails: the folders are fsynced instead, every file written', async () => {
+      const rels = Array.from({ length: 90 }, (_, i) => `d${i % 4}/f${i}.ts`);
+      for (const rel of rels) ws.write(rel, 'old\n');
+      let asked = 0;
+      const r = await writeFilesAtomic(rels.map((rel) => item(rel, 'new\n')), { syncFileSystems: async () => ++asked === 1 });
+      expect(r.ok).toBe(true);
+      expect(asked).toBe(2);
+      for (const rel of rels) expect(ws.read(rel)).toBe('new\n');
       expect(tempsUnder(ws.root)).toEqual([]);
     });
 

@@ -285,20 +285,35 @@ function closeStaged(s: Staged): Result<{}> {
  * each), which must still be where they were pinned afterwards (else it may have synced another file
  * system); when it is not used or fails, an fsync of each file (which reports the error, if any).
  */
-async function syncTogether(staged: readonly Staged[], folders: readonly PinnedFolder[], ownBytes: number, syncFileSystems: (folders: readonly string[], ownBytes: number) => Promise<boolean>, openMax: number): Promise<Failure | undefined> {
+async function syncTogether(
+  staged: readonly Staged[],
+  folders: readonly PinnedFolder[],
+  ownBytes: number,
+  syncFileSystems: (folders: readonly string[], ownBytes: number) => Promise<boolean>,
+  openMax: number,
+): Promise<{ failed: Failure | undefined; synced: readonly PinnedFolder[] }> {
+  const chosen = onePerFileSystem(folders);
+  if (chosen.length > 0 && (await syncedAt(chosen, ownBytes, syncFileSystems))) return { failed: undefined, synced: chosen };
+  return { failed: (await mapLimited(staged, openMax, (s) => syncStaged(s))).find((r): r is Failure => !r.ok), synced: [] };
+}
+
+/** One of `folders` for each file system they are on (none when one cannot be looked at). */
+function onePerFileSystem(folders: readonly PinnedFolder[]): PinnedFolder[] {
   const perDevice = new Map<string, PinnedFolder>();
   for (const folder of folders) {
     try {
       const dev = String(statSync(folder.at('.')).dev);
       if (!perDevice.has(dev)) perDevice.set(dev, folder);
     } catch {
-      perDevice.clear();
-      break;
+      return [];
     }
   }
-  const chosen = [...perDevice.values()];
-  if (chosen.length > 0 && (await syncFileSystems(chosen.map((f) => f.realPath), ownBytes)) && chosen.every((f) => f.stillAt())) return undefined;
-  return (await mapLimited(staged, openMax, (s) => syncStaged(s))).find((r): r is Failure => !r.ok);
+  return [...perDevice.values()];
+}
+
+/** syncfs of the file systems of `chosen`, which must still be where they were pinned afterwards (else it may have synced another file system). */
+async function syncedAt(chosen: readonly PinnedFolder[], ownBytes: number, syncFileSystems: (folders: readonly string[], ownBytes: number) => Promise<boolean>): Promise<boolean> {
+  return (await syncFileSystems(chosen.map((f) => f.realPath), ownBytes)) && chosen.every((f) => f.stillAt());
 }
 
 /**
@@ -605,6 +620,8 @@ export async function writeFilesAtomic(
       }
     };
     let failed: Failure | undefined;
+    /** When the temp files were made durable by one syncfs: a folder for each file system (the renames are made durable the same way). */
+    let syncedFolders: readonly PinnedFolder[] = [];
     // (A small batch holds every temp file open until its fsync: at most `budget` of them.)
     if (items.length < POOL_STAGING_MIN && items.length <= budget) {
       for (const [i, item] of items.entries()) {
@@ -647,7 +664,9 @@ export async function writeFilesAtomic(
       if (!failed) {
         const syncing = syncTogether(staged as Staged[], [...new Set((staged as Staged[]).map((s) => s.folder))], bytes, options.syncFileSystems, openMax);
         whileSyncing();
-        failed = await syncing;
+        const together = await syncing;
+        failed = together.failed;
+        syncedFolders = together.synced;
       }
     } else {
       let written = 0;
@@ -686,8 +705,12 @@ export async function writeFilesAtomic(
         published.push({ index: i, s, stamp: r.stamp });
         await breathe();
       }
-      // The renames made durable, then the replaced files looked at once more (and closed).
-      await mapLimited([...new Set(window.map((w) => w.s.folder))], openMax, (folder) => folder.sync());
+      // The renames made durable (one syncfs again, or each folder fsynced), then the replaced files
+      // looked at once more (and closed).
+      const windowFolders = [...new Set(window.map((w) => w.s.folder))];
+      if (!(syncedFolders.length > 0 && options.syncFileSystems && (await syncedAt(syncedFolders, 0, options.syncFileSystems)))) {
+        await mapLimited(windowFolders, openMax, (folder) => folder.sync());
+      }
       const verified = await mapLimited(window, openMax, (p) => verifyReplaced(p.s, p.original, p.before));
       for (const v of verified) {
         if (v.ok) notes.push(...v.notes);
