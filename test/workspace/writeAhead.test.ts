@@ -1,9 +1,12 @@
 // Writing ahead (ApplyPort.writeAhead, editor/applyEdits.ts's DiskWriteAhead over disk/atomicWrite.ts's
 // StagingAhead): a command's temp files written while it still computes, on real files through the
 // real Context. The temp file written ahead is the one the apply renames into place (same inode);
-// a file changed after its temp file was written refuses the whole command; a command that ends
+// a file changed after its temp file was written refuses the whole command, and so does its folder
+// swapped for a link (nothing written through it) and a disk that fills up; a command that ends
 // without applying, a single change, a preview and a file open in the editor leave nothing behind.
-import { appendFileSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMP_PREFIX } from '../../server/workspace/disk/atomicWrite.js';
@@ -78,6 +81,49 @@ describe.runIf(process.platform === 'linux')('writing ahead', () => {
       expect(temps(ws)).toEqual([]);
     } finally {
       ws.cleanup();
+    }
+  });
+
+  it('a folder swapped for a symbolic link after its temp files were written ahead: nothing is written through the link, nothing changed, no temp file left', async () => {
+    const { ws, files, ctx, changes, ahead } = await writingAhead(90);
+    const moved = mkdtempSync(path.join(os.tmpdir(), 'editls-moved-'));
+    try {
+      expect(await tempsWritten(ws, 90)).toHaveLength(90);
+      renameSync(ws.file('d1'), path.join(moved, 'd1'));
+      symlinkSync(path.join(moved, 'd1'), ws.file('d1'));
+      const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead });
+      await ahead.close();
+      expect(outcome.ok).toBe(false);
+      for (const rel of Object.keys(files)) {
+        const now = rel.startsWith('d1/') ? readFileSync(path.join(moved, rel), 'utf8') : ws.read(rel);
+        expect(now).toBe(files[rel]);
+      }
+      expect(temps(ws)).toEqual([]);
+      expect(readdirSync(path.join(moved, 'd1')).filter((n) => n.startsWith(TEMP_PREFIX))).toEqual([]);
+    } finally {
+      ws.cleanup();
+      rmSync(moved, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.geteuid?.() === 0)('a disk that fills up while the temp files are written ahead (a 1 MiB tmpfs): the command writes nothing, no temp file left', async () => {
+    const mnt = mkdtempSync(path.join(os.tmpdir(), 'editls-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]);
+    try {
+      const rels = Array.from({ length: 70 }, (_, i) => `f${i}.txt`);
+      for (const rel of rels) writeFileSync(path.join(mnt, rel), `old ${rel}\r\n`);
+      const ctx = diskContext(mnt);
+      const changes = await plannedReplacements(ctx, rels, 'old', 'n'.repeat(30_000));
+      const ahead = ctx.writeAhead!('auto')!;
+      for (const c of changes) ahead.add(c);
+      const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead });
+      await ahead.close();
+      expect(outcome.ok ? 'ok' : outcome.message).toMatch(/ENOSPC/);
+      for (const rel of rels) expect(readFileSync(path.join(mnt, rel), 'utf8')).toBe(`old ${rel}\r\n`);
+      expect(readdirSync(mnt).sort()).toEqual([...rels].sort());
+    } finally {
+      execFileSync('umount', [mnt]);
+      rmSync(mnt, { recursive: true, force: true });
     }
   });
 
