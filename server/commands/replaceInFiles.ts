@@ -100,8 +100,9 @@ export const replaceInFilesCommand = defineCommand({
       return await ctx.withFiles(
         targets.map((t) => t.absPath),
         async () => {
-          // Each change's temp file is written while the next files are read and matched.
-          const ahead = ctx.writeAhead?.(a.apply ?? 'auto');
+          // Each change's temp file is written while the next files are read and matched (not when a
+          // person confirms the edit first: the temp files would wait in the folders while they review).
+          const ahead = a.confirm ? undefined : ctx.writeAhead?.(a.apply ?? 'auto');
           try {
             const changes: PlannedChange[] = [];
             const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;

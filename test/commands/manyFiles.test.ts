@@ -40,6 +40,16 @@ describe('replaceInFiles over in-memory ports', () => {
     expect((result as { value: { replacements: number; filesChanged: number } }).value).toMatchObject({ replacements: 4, filesChanged: 3 });
   });
 
+  it('writes nothing ahead when a person confirms the edit first (confirm), nor for a preview', async () => {
+    for (const extra of [{ confirm: true }, { apply: 'preview' as const }]) {
+      const ws = new MemoryWorkspace({ 'a.ts': 'oldName\n', 'b.ts': 'oldName\n' });
+      const result = await replaceInFiles.execute(only(ports(ws)), { search: 'oldName', replace: 'newName', ...extra });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      expect(ws.applied).toHaveLength(1);
+      expect(ws.writtenAhead).toEqual([]);
+    }
+  });
+
   it('preserve_case with a regex, run as a scan', async () => {
     const ws = new MemoryWorkspace({ 'a.ts': 'foo Foo FOO fooBar\n' });
     const result = await replaceInFiles.execute(only(ports(ws)), { search: '\\bfoo\\b', replace: 'bar', use_regex: true, ignore_case: true, preserve_case: true });
