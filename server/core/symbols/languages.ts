@@ -68,6 +68,16 @@ const ID = `[A-Za-z_${WORD}][\\w${WORD}]*`;
 const JSID = `[A-Za-z_$${WORD}][\\w$${WORD}]*`;
 
 /**
+ * A language whose rules are compiled on first use (the index build, after `initialized`), not when
+ * the bundle loads: their regexes cost about 5 ms of every start-up.
+ */
+function language(def: Omit<Language, 'rules'> & { rules: () => readonly Rule[] }): Language {
+  const { rules: make, ...rest } = def;
+  let rules: readonly Rule[] | undefined;
+  return Object.defineProperty(rest, 'rules', { get: () => (rules ??= make()), enumerable: true }) as Language;
+}
+
+/**
  * Compiles a rule. Everything after the `name` group (or `owner`, for scope-only rules) becomes a
  * lookahead, so a match ends where the name ends and its column is `index + match.length -
  * name.length`: no per-match index arrays (the `d` flag) to allocate on a large build.
@@ -122,11 +132,11 @@ const JS_PREFIX_PART = String.raw`"[^"\\]*"|'[^'\\]*'|/\*[^*]*\*/`;
 /** The JavaScript statement words a member signature (`name(...): T;`) is refused under; `new`, `delete`, `with`, `catch`, `throw`, `finally` and `until` name members. */
 const TS_SIGNATURE_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'else', 'for', 'while', 'do', 'switch', 'case', 'try', 'return', 'typeof', 'instanceof', 'await', 'yield', 'super', 'this', 'function', 'import', 'export']);
 
-const typescript: Language = {
+const typescript = language({
   id: 'typescript',
   names: ['TypeScript', 'JavaScript'],
   extensions: ['ts', 'tsx', 'mts', 'cts', 'js', 'jsx', 'mjs', 'cjs'],
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function(?:\s*\*\s*|\s+)(?<name>{JSID})`), hint: ['function'], kind: 'function', scope: 'block' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+(?<name>{JSID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*(?:export\s+)?(?:declare\s+)?interface\s+(?<name>{JSID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
@@ -173,28 +183,28 @@ const typescript: Language = {
     { re: re(String.raw`^\s+(?:(?:public|private|protected)\s+)?(?<name>constructor)\s*\(.*\)\s*;\s*$`), hint: ['constructor'], kind: 'method', member: true },
     { re: re(String.raw`^\s+${TS_MODS}(?<name>#?{JSID})\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^()]*\)|{JSID})\s*(?::[^=]+)?=>`), hint: ['=>'], kind: 'method', member: true, shape: true },
   ],
-};
+});
 
-const python: Language = {
+const python = language({
   id: 'python',
   names: ['Python'],
   extensions: ['py', 'pyi', 'pyw'],
   multiLineStrings: 'python',
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*(?:async\s+)?def\s+(?<name>{ID})`), hint: ['def'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^(?<name>[A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'constant', topLevel: true },
     // Module-level variables in any case (ctags and Python language servers list them), also as a clause's one-line body (`try: x = 1`: `x`, never `try`).
     { re: re(String.raw`^(?:(?:try|else|finally|except)\s*:\s*)?(?!(?:try|except|else|finally)\s*:)(?<name>{ID})\s*(?::[^=]+)?=(?!=)`), hint: ['='], kind: 'variable', topLevel: true },
   ],
-};
+});
 
 const RUST_VIS = String.raw`(?:pub(?:\s*\([^)]*\))?\s+)?`;
-const rust: Language = {
+const rust = language({
   id: 'rust',
   names: ['Rust'],
   extensions: ['rs'],
-  rules: [
+  rules: () => [
     {
       re: re(String.raw`^\s*(?:#\[[^\]]*\]\s*)*${RUST_VIS}(?:default\s+)?(?:const\s+)?(?:async\s+)?(?:(?:unsafe|safe)\s+)?(?:extern\s+(?:"[^"]*"\s+)?)?fn\s+(?<name>{ID})`), hint: ['fn'],
       kind: 'function',
@@ -211,15 +221,15 @@ const rust: Language = {
     { re: re(String.raw`^\s*(?:#\[macro_export\]\s*)?macro_rules!\s*(?<name>{ID})`), hint: ['macro_rules'], kind: 'function' },
     { re: re(String.raw`^\s*(?:unsafe\s+)?impl(?:\s*<.*?>)?\s+(?:.*?\s+for\s+)?(?:[\w:]+::)?(?<owner>{ID})`), hint: ['impl'], kind: 'class', scopeOnly: true },
   ],
-};
+});
 
-const go: Language = {
+const go = language({
   id: 'go',
   names: ['Go'],
   extensions: ['go'],
   multiLineStrings: 'backtick',
   declarationGroups: true,
-  rules: [
+  rules: () => [
     { re: re(String.raw`^func\s*\(\s*(?:{ID}\s+)?\*?\s*(?<owner>{ID})(?:\[[^\]]*\])?\s*\)\s*(?<name>{ID})`), hint: ['func'], kind: 'method', scope: 'block' },
     { re: re(String.raw`^func\s+(?<name>{ID})`), hint: ['func'], kind: 'function', scope: 'block' },
     { re: re(String.raw`^\s*type\s+(?<name>{ID})(?:\[[^\]]*\])?\s+struct\b`), hint: ['struct'], kind: 'struct', scope: 'class' },
@@ -228,7 +238,7 @@ const go: Language = {
     { re: re(String.raw`^const\s+(?<name>{ID})`), hint: ['const'], kind: 'constant' },
     { re: re(String.raw`^var\s+(?<name>(?!_\b){ID})`), hint: ['var'], kind: 'variable' },
   ],
-};
+});
 
 /** `(params) const { return x; }`: a definition with its body on the same line. */
 const ONE_LINE_BODY = String.raw`[^;{]*\)[^;{]*\{.*\}\s*$`;
@@ -284,11 +294,11 @@ const C_NOT_NAMES: ReadonlySet<string> = new Set([
   'static_assert', 'noexcept', 'alignas', '__attribute__', '__catch', '__try', 'defined', 'constexpr', 'explicit', 'operator', 'using', 'co_return', 'co_await', 'co_yield',
   'goto', 'asm', '__asm', '__asm__', 'volatile', '__volatile__', 'const', 'void', 'bool', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', 'auto',
 ]);
-const cpp: Language = {
+const cpp = language({
   id: 'cpp',
   names: ['C', 'C++'],
   extensions: ['c', 'h', 'cc', 'cpp', 'cxx', 'c++', 'hh', 'hpp', 'hxx', 'h++', 'inl', 'ipp', 'tcc'],
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?(?:typedef\s+)?(?:struct|union)\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['struct', 'union'], kind: 'struct', scope: 'class' },
     { re: re(String.raw`^\s*(?:template\s*<.*>\s*)?class\s+${C_ATTRS}(?:\w+\s+(?!final\b))?${C_QUALIFIED}(?<name>{ID})${C_SPECIALISATION}\s*(?:final\s*)?(?:[:{]|$)`), hint: ['class'], kind: 'class', scope: 'class' },
     // A definition (`{`, a base type, or the line's end), not a use (`enum E x;`) or an opaque declaration (`enum class byte : unsigned char;`).
@@ -331,7 +341,7 @@ const cpp: Language = {
     // the name does not end with `,` (`c2, pdiv(` is a call's arguments going on).
     { re: re(String.raw`^\s*${C_SPEC}(?:(?!operator\b)[\w:<>,]+[\s*&]+)*(?!operator\b)[\w:<>,]*[\w:<>][\s*&]+(?<name>${C_OPERATOR}(?=[ \t]*\()|${NOT_MACRO}~?{ID})${C_EXPLICIT_ARGS}\s*\((?:[^;]*$|${ONE_LINE_BODY})`), hint: ['('], kind: 'function', inClass: 'method', scope: 'block', shape: true, notNames: C_NOT_NAMES },
   ],
-};
+});
 
 const JAVA_MODS = String.raw`(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
 /** Words that start Java statements: never a return type or a field's type. */
@@ -340,11 +350,11 @@ const JAVA_NOT_TYPE = String.raw`(?!(?:return|throw|new|else|case|yield|assert|b
 const JAVA_NOT_NAMES: ReadonlySet<string> = new Set(['if', 'for', 'while', 'switch', 'catch', 'try', 'synchronized', 'return', 'throw', 'new', 'else', 'do', 'super', 'this', 'assert', 'yield', 'case', 'finally']);
 /** Parameters going on on the next line, the last one on this line typed (`(T a, U b,`): a call's arguments are not. */
 const JAVA_PARAMS_OPEN = String.raw`[^;{}()=]*[\w>\]][ \t]+[A-Za-z_$][\w$]*[ \t]*,[ \t]*(?:[/][/].*)?`;
-const java: Language = {
+const java = language({
   id: 'java',
   names: ['Java'],
   extensions: ['java'],
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*${JAVA_MODS}(?:class|record)\s+(?<name>{ID})`), hint: ['class', 'record'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}@?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${JAVA_MODS}enum\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
@@ -376,15 +386,15 @@ const java: Language = {
       member: true,
     },
   ],
-};
+});
 
 const KT_MODS = String.raw`(?:(?:public|private|protected|internal|open|abstract|sealed|data|annotation|inner|value|inline|expect|actual|final|override|suspend|operator|infix|tailrec|external|lateinit|companion)\s+|@{ID}(?:\([^)]*\))?\s+)*`;
-const kotlin: Language = {
+const kotlin = language({
   id: 'kotlin',
   names: ['Kotlin'],
   extensions: ['kt', 'kts'],
   multiLineStrings: 'triple',
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*${KT_MODS}enum\s+class\s+(?<name>{ID})`), hint: ['enum'], kind: 'enum', scope: 'class' },
     { re: re(String.raw`^\s*${KT_MODS}(?:fun\s+)?interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
     { re: re(String.raw`^\s*${KT_MODS}class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
@@ -396,7 +406,7 @@ const kotlin: Language = {
     // Top-level properties, also extension properties (`val Foo<T>.bar: Int`, named `bar`).
     { re: re(String.raw`^${KT_MODS}(?:val|var)\s+(?:<[^>]*>\s*)?(?:{ID}(?:<[^=]*>)?\??\.)*(?<name>{ID})`), hint: ['val', 'var'], kind: 'variable', topLevel: true },
   ],
-};
+});
 
 const CS_MODS = String.raw`(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|async|extern|unsafe|new|partial|readonly|ref|file|required|volatile)\s+|\[[^\]]*\]\s*)*`;
 /** Type arguments, nested up to four levels, with blanks, tuples and arrays inside (`<string, List<(int, T[])>>`). */
@@ -420,11 +430,11 @@ const CS_WHERE = String.raw`(?:\s*where\s(?:[^;{}=()]|\(\s*\))*)?`;
 const CS_HEADER_END = String.raw`\s*(?:\{.*|=>.*|;\s*(?:/[/*].*)?|/[/*].*)?$`;
 /** The parameters closed and the header's end, or going on on the next line (after `(`, a `,`, a parameter). */
 const CS_METHOD_TAIL = String.raw`\s*(?:${CS_GEN})?\s*(?:${CS_PARAMS}${CS_WHERE}${CS_HEADER_END}|\((?:[^()]|\([^()]*\))*,\s*(?:/[/*].*)?$|\([^;=()]*$)`;
-const csharp: Language = {
+const csharp = language({
   id: 'csharp',
   names: ['C#'],
   extensions: ['cs', 'csx'],
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>{ID}(?:\.{ID})*)`), hint: ['namespace'], kind: 'namespace', scope: 'block' },
     { re: re(String.raw`^\s*${CS_MODS}(?:class|record(?:\s+class)?)\s+(?<name>{ID})`), hint: ['class', 'record'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*${CS_MODS}(?:struct|record\s+struct)\s+(?<name>{ID})`), hint: ['struct'], kind: 'struct', scope: 'class' },
@@ -456,14 +466,14 @@ const csharp: Language = {
     { re: re(String.raw`^\s*${CS_TYPE}\s+(?<name>(?:{ID}\.)+this)\s*\[`), hint: ['this'], kind: 'property', member: true },
     { re: re(String.raw`^\s*${CS_TYPE}\s+(?=[^(=;{]*\.)${CS_MEMBER_NAME}\s*(?:=>|\{|(?:/[/*].*)?$)`), hint: ['.'], kind: 'property', member: true, shape: true },
   ],
-};
+});
 
-const ruby: Language = {
+const ruby = language({
   id: 'ruby',
   names: ['Ruby'],
   extensions: ['rb', 'rake', 'gemspec', 'rbw'],
   regions: 'ruby',
-  rules: [
+  rules: () => [
     // `private def m`, `def self.m`, `def self::m`, `def Const.m` and `def Const::m` (Const names the container); `self` is no name (`def self.#{name}` in a string).
     { re: re(String.raw`^\s*(?:(?:private|protected|public)\s+)?def\s+(?:self(?:\.|::)|(?<owner>{ID})(?:\.|::))?(?<name>(?!self\b){ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
@@ -472,14 +482,14 @@ const ruby: Language = {
     // Constants in any case after the capital (`Max_try = 10`, `ParseError = Racc::ParseError`), on a line without `;` and not ending in `,`.
     { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`), hint: ['='], kind: 'constant' },
   ],
-};
+});
 
 const PHP_MODS = String.raw`(?:(?:public|private|protected|static|abstract|final|readonly)\s+)*`;
-const php: Language = {
+const php = language({
   id: 'php',
   names: ['PHP'],
   extensions: ['php', 'phtml', 'php3', 'php4', 'php5', 'php7', 'php8', 'phps'],
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*(?:inline\s+)?namespace\s+(?<name>[\w\\]+)`), hint: ['namespace'], kind: 'namespace' },
     { re: re(String.raw`^\s*${PHP_MODS}class\s+(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*interface\s+(?<name>{ID})`), hint: ['interface'], kind: 'interface', scope: 'class' },
@@ -492,43 +502,43 @@ const php: Language = {
     { re: re(String.raw`^\s*(?:(?:public|private|protected|final)\s+)*const\s+(?<name>[A-Z][A-Z0-9_]*)\s*=`), hint: ['const'], kind: 'constant' },
     { re: re(String.raw`^\s*define\(\s*['"](?<name>{ID})['"]`), hint: ['define'], kind: 'constant' },
   ],
-};
+});
 
-const lua: Language = {
+const lua = language({
   id: 'lua',
   names: ['Lua'],
   extensions: ['lua'],
   regions: 'lua',
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*(?:local\s+)?function\s+(?:(?<owner>{ID}(?:\.{ID})*)[.:])?(?<name>{ID})\s*\(`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
     { re: re(String.raw`^\s*(?:local\s+)?(?:(?<owner>{ID}(?:\.{ID})*)\.)?(?<name>{ID})\s*=\s*\(?\s*function\b`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
     // String keys: `M["window/logMessage"] = function`, and `["x"] = function` inside a table constructor.
     { re: re(String.raw`^\s*(?:(?<owner>{ID}(?:\.{ID})*))?\[\s*["'](?<name>[^"'\]]+)["']\s*\]\s*=\s*\(?\s*function\b`), hint: ['function'], kind: 'function', withOwner: 'method', scope: 'block' },
   ],
-};
+});
 
-const shell: Language = {
+const shell = language({
   id: 'shell',
   names: ['Shell'],
   extensions: ['sh', 'bash', 'zsh', 'ksh'],
-  rules: [
+  rules: () => [
     { re: re(String.raw`^\s*function\s+(?<name>[\w.:-]+)`), hint: ['function'], kind: 'function' },
     // `name()` without a dot: a dotted name is far more often a call in another language's file (ripgrep sees them all) than a shell function.
     // A body, a subshell, a comment or the line end follows it: `foo();` is C code in a here-document.
     { re: re(String.raw`^\s*(?<name>[\w:-]+)\s*\(\)\s*(?:[{(#]|$)`), hint: ['()'], kind: 'function' },
     { re: re(String.raw`^(?:(?:export|readonly|declare\s+-[a-zA-Z]+)\s+)?(?<name>[A-Z][A-Z0-9_]*)=`), hint: ['='], kind: 'constant', topLevel: true },
   ],
-};
+});
 
 const SWIFT_MODS = String.raw`(?:(?:public|private|fileprivate|internal|package|open|final|static|class|override|mutating|nonmutating|indirect|convenience|required|dynamic|lazy|weak|unowned|async|optional|prefix|postfix|infix|distributed)\s+|(?:nonisolated|private|fileprivate|internal|public|open|package|unowned)\s*\([^)]*\)\s*|nonisolated\s+|@{ID}(?:\([^)]*\))?\s+)*`;
 /** What follows a type's name: generics, a base list, the body, `where`, or the line's end (`protocol extension, so that...` in a comment is none). */
 const SWIFT_TYPE_END = String.raw`\s*(?:[:{<]|where\b|$)`;
-const swift: Language = {
+const swift = language({
   id: 'swift',
   names: ['Swift'],
   extensions: ['swift'],
   multiLineStrings: 'triple',
-  rules: [
+  rules: () => [
     // Names in backquotes are named without them (`func \`set\`<T>(`, Swift Testing's `func \`reads a value\`()`).
     { re: re(String.raw`^\s*${SWIFT_MODS}func\s+\`?(?<name>{ID}|[^\s(<\`]+|[^\`]+(?=\`))\`?\s*[<(]`), hint: ['func'], kind: 'function', inClass: 'method', scope: 'block' },
     { re: re(String.raw`^\s*${SWIFT_MODS}(?<name>init)[?!]?\s*[<(]`), hint: ['init'], kind: 'constructor', scope: 'block' },
@@ -541,7 +551,7 @@ const swift: Language = {
     { re: re(String.raw`^${SWIFT_MODS}let\s+(?<name>{ID})`), hint: ['let'], kind: 'constant', topLevel: true },
     { re: re(String.raw`^${SWIFT_MODS}var\s+(?<name>{ID})`), hint: ['var'], kind: 'variable', topLevel: true },
   ],
-};
+});
 
 export const LANGUAGES: readonly Language[] = [typescript, python, rust, go, cpp, java, kotlin, csharp, ruby, php, lua, shell, swift];
 
