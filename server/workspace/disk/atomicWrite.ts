@@ -266,6 +266,16 @@ async function syncStaged(s: Staged): Promise<Result<{}>> {
   }
 }
 
+/** An item's temp file created and written through the threadpool, then closed: made durable later, with the batch's others (syncTogether). */
+async function stageClosed(folder: PinnedFolder, item: BatchWrite): Promise<Result<{ staged: Staged }>> {
+  const r = await stageInPool(folder, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
+  if (!r.ok) return r;
+  const closed = closeStaged(r.staged);
+  if (closed.ok) return r;
+  discard(r.staged);
+  return closed;
+}
+
 /** A staged temp file written in full: closed (syncTogether makes it durable), remembered as editls's own write. */
 function closeStaged(s: Staged): Result<{}> {
   const fd = s.fd!;
@@ -289,7 +299,7 @@ async function syncTogether(
   staged: readonly Staged[],
   folders: readonly PinnedFolder[],
   ownBytes: number,
-  syncFileSystems: (folders: readonly string[], ownBytes: number) => Promise<boolean>,
+  syncFileSystems: SyncFileSystems,
   openMax: number,
 ): Promise<{ failed: Failure | undefined; synced: readonly PinnedFolder[] }> {
   const chosen = onePerFileSystem(folders);
@@ -312,7 +322,7 @@ function onePerFileSystem(folders: readonly PinnedFolder[]): PinnedFolder[] {
 }
 
 /** syncfs of the file systems of `chosen`, which must still be where they were pinned afterwards (else it may have synced another file system). */
-async function syncedAt(chosen: readonly PinnedFolder[], ownBytes: number, syncFileSystems: (folders: readonly string[], ownBytes: number) => Promise<boolean>): Promise<boolean> {
+async function syncedAt(chosen: readonly PinnedFolder[], ownBytes: number, syncFileSystems: SyncFileSystems): Promise<boolean> {
   return (await syncFileSystems(chosen.map((f) => f.realPath), ownBytes)) && chosen.every((f) => f.stillAt());
 }
 
@@ -442,6 +452,9 @@ export interface BatchWrite {
   ahead?: AheadStage;
 }
 
+/** Makes everything written to the file systems of these folders durable (syncfs: search/fileSystemSync.ts); false when it did not. */
+export type SyncFileSystems = (folders: readonly string[], ownBytes: number) => Promise<boolean>;
+
 /** A temp file StagingAhead writes for a batch item before the batch runs (opaque outside this module). */
 export interface AheadStage {
   readonly done: Promise<Result<{ staged: Staged }>>;
@@ -530,15 +543,7 @@ export class StagingAhead {
         this.folders.set(dir, pinning);
       }
       const pinned = await pinning;
-      if (!pinned.ok) return pinned;
-      const r = await stageInPool(pinned.folder, path.basename(item.absPath), bytesOf(item), item.displayPath, item.options);
-      if (!r.ok) return r;
-      const closed = closeStaged(r.staged);
-      if (!closed.ok) {
-        discard(r.staged);
-        return closed;
-      }
-      return r;
+      return pinned.ok ? stageClosed(pinned.folder, item) : pinned;
     });
     this.stages.push(done);
     return { done };
@@ -589,7 +594,7 @@ export async function writeFilesAtomic(
      * these folders durable at once (syncfs: search/fileSystemSync.ts), in place of an fsync per temp
      * file; false when it did not (then each is fsynced).
      */
-    syncFileSystems?: (folders: readonly string[], ownBytes: number) => Promise<boolean>;
+    syncFileSystems?: SyncFileSystems;
   } = {},
 ): Promise<({ ok: true } & AtomicWriteOutcome & { written: number; timings: BatchTimings }) | BatchFailure> {
   const started = performance.now();
@@ -636,33 +641,17 @@ export async function writeFilesAtomic(
     } else if (options.syncFileSystems) {
       // Temp files written (and closed) through the threadpool, then made durable together: one
       // syncfs, or an fsync each when it was not used or failed.
-      let bytes = 0;
       await eachLimited(items.length, openMax, async (i) => {
         if (failed) return;
         const item = items[i]!;
-        if (item.ahead) {
-          const r = await item.ahead.done;
-          if (!r.ok) {
-            failed ??= r;
-            return;
-          }
-          staged[i] = r.staged;
-          bytes += r.staged.bytes;
-          return;
-        }
-        const data = bytesOf(item);
-        const r = await stageInPool(folders.get(path.dirname(item.absPath))!, path.basename(item.absPath), data, item.displayPath, item.options);
-        if (!r.ok) {
-          failed ??= r;
-          return;
-        }
-        staged[i] = r.staged;
-        bytes += data.length;
-        const closed = closeStaged(r.staged);
-        if (!closed.ok) failed ??= closed;
+        const r = item.ahead ? await item.ahead.done : await stageClosed(folders.get(path.dirname(item.absPath))!, item);
+        if (r.ok) staged[i] = r.staged;
+        else failed ??= r;
       });
       if (!failed) {
-        const syncing = syncTogether(staged as Staged[], [...new Set((staged as Staged[]).map((s) => s.folder))], bytes, options.syncFileSystems, openMax);
+        const all = staged as Staged[];
+        const bytes = all.reduce((n, s) => n + s.bytes, 0);
+        const syncing = syncTogether(all, [...new Set(all.map((s) => s.folder))], bytes, options.syncFileSystems, openMax);
         whileSyncing();
         const together = await syncing;
         failed = together.failed;

@@ -13,7 +13,7 @@ import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via, WriteAh
 import type { ClientTraits } from '../../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../../protocol/toProto.js';
 import type { Settings } from '../../settings.js';
-import { bytesOf, StagingAhead, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite } from '../disk/atomicWrite.js';
+import { bytesOf, StagingAhead, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite, type SyncFileSystems } from '../disk/atomicWrite.js';
 import { mapLimited } from '../limited.js';
 import { encodePieces, encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -32,7 +32,7 @@ export interface ApplyDeps {
   /** The command's cancellation ($/cancelRequest). */
   signal: AbortSignal;
   /** One syncfs for a large batch of disk writes in place of an fsync per file (writeFilesAtomic's option); none: fsyncs. */
-  syncFileSystems?: (folders: readonly string[], ownBytes: number) => Promise<boolean>;
+  syncFileSystems?: SyncFileSystems;
   log: (message: string) => void;
   /**
    * The editor applied these changes after editls had answered that it did not (timeout, cancelled):
