@@ -103,7 +103,9 @@ describe('replace in files: all or nothing on disk', () => {
     for (let i = 0; i < n - 1; i++) if (ws.read(rels[i]!) !== `old ${i}\n`) notRestored++;
     report('replace in files rollback at scale', { files: n, notRestored, mostDescriptorsHeld: most, ms, tempFilesLeft: temps(ws.root) });
     expect(notRestored).toBe(0);
-    expect(most).toBeLessThan(400);
+    // At most 256 replaced files open (counted until the threadpool has closed each: the closes of one
+    // window of renames still running must not add to the next), the 20 folders, a few others.
+    expect(most).toBeLessThanOrEqual(256 + 20 + 8);
     expect(temps(ws.root)).toBe(0);
     ws.cleanup();
   }, 600_000);

@@ -382,7 +382,7 @@ async function publishExclusive(s: Staged): Promise<Result<{}>> {
 }
 
 /** The look at the replaced file after the rename: appends carried over, other changes reported; closes it. */
-async function verifyReplaced(s: Staged, original: number | undefined, before: BigIntStats | undefined): Promise<Result<AtomicWriteOutcome>> {
+async function verifyReplaced(s: Staged, original: number | undefined, before: BigIntStats | undefined, held?: HeldOpen): Promise<Result<AtomicWriteOutcome>> {
   const notes = s.notes;
   if (original === undefined || !before) return { ok: true, notes };
   try {
@@ -411,7 +411,39 @@ async function verifyReplaced(s: Staged, original: number | undefined, before: B
   } finally {
     // The last descriptor of the replaced file: closing it frees the file (its blocks), which takes
     // the file system a while; the threadpool does it, many at once.
-    close(original, () => undefined);
+    if (held) held.close(original);
+    else close(original, () => undefined);
+  }
+}
+
+/**
+ * The replaced files a batch holds open, each counted until the threadpool has closed it (closing
+ * the last descriptor frees the file, which takes the file system a while): a window of renames
+ * starts only while at most half of the batch's budget is held, and opens at most what is left.
+ */
+class HeldOpen {
+  private count = 0;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly budget: number) {}
+
+  /** How many replaced files the next window may open: waits until at most half the budget is held. */
+  async room(): Promise<number> {
+    while (this.count > this.budget / 2) await new Promise<void>((resolve) => (this.wake = resolve));
+    return this.budget - this.count;
+  }
+
+  opened(): void {
+    this.count++;
+  }
+
+  close(fd: number): void {
+    close(fd, () => {
+      this.count--;
+      const wake = this.wake;
+      this.wake = undefined;
+      wake?.();
+    });
   }
 }
 
@@ -487,7 +519,8 @@ function rememberOwnWrite(st: BigIntStats): void {
  * Files renamed before their folders are fsynced and the replaced files looked at (which closes them):
  * a batch holds at most this many replaced files open, whatever its size (a batch of 20,000 held them
  * all, and ran out of descriptors at the usual limit of 1,024); fewer when the descriptor limit is low
- * (descriptorBudget).
+ * (descriptorBudget). A file counts until the threadpool has closed it (HeldOpen): the closes of one
+ * window still running once held 421 descriptors in a batch of 2,000.
  */
 const PUBLISH_WINDOW = 256;
 
@@ -578,8 +611,8 @@ export type BatchFailure = Failure & { holdingNew: number[] };
  * Writes many existing files, each atomically, as one step, all or nothing: every temp file is
  * written and fsynced (each fsync started as soon as its file is written) before any is published, so a refusal found then (a file changed,
  * read-only or immutable, a folder moved, a full disk) writes nothing. Then each is renamed after its
- * last check, PUBLISH_WINDOW at a time (folders fsynced and replaced files looked at after each
- * window). A failure among the renames (a file changed or swapped in the microseconds before its
+ * last check, in windows of at most PUBLISH_WINDOW open replaced files (folders fsynced and replaced
+ * files looked at after each window). A failure among the renames (a file changed or swapped in the microseconds before its
  * rename, a rename refused) rolls back every file already renamed to its exact bytes, mode and owner
  * (the bytes as read, `expect.bytes()`); a file that cannot be rolled back (changed again since,
  * or the disk refuses) is named in the message and in `holdingNew`.
@@ -681,15 +714,18 @@ export async function writeFilesAtomic(
     const notes: string[] = [];
     let stopped: Failure | undefined;
     let verifyFailure: Failure | undefined;
-    for (let from = 0; from < staged.length && !stopped; from += budget) {
+    const held = new HeldOpen(budget);
+    for (let from = 0; from < staged.length && !stopped; ) {
       const window: { s: Staged; original?: number; before?: BigIntStats }[] = [];
-      for (let i = from; i < Math.min(from + budget, staged.length); i++) {
+      const end = Math.min(from + (await held.room()), staged.length);
+      for (let i = from; i < end; i++) {
         const s = staged[i]!;
         const r = publishOrFail(s, 'write');
         if (!r.ok) {
           stopped = r;
           break;
         }
+        if (r.original !== undefined) held.opened();
         window.push({ s, ...(r.original !== undefined ? { original: r.original } : {}), ...(r.before ? { before: r.before } : {}) });
         published.push({ index: i, s, stamp: r.stamp });
         await breathe();
@@ -700,7 +736,8 @@ export async function writeFilesAtomic(
       if (!(syncedFolders.length > 0 && options.syncFileSystems && (await syncedAt(syncedFolders, 0, options.syncFileSystems)))) {
         await mapLimited(windowFolders, openMax, (folder) => folder.sync());
       }
-      const verified = await mapLimited(window, openMax, (p) => verifyReplaced(p.s, p.original, p.before));
+      from = end;
+      const verified = await mapLimited(window, openMax, (p) => verifyReplaced(p.s, p.original, p.before, held));
       for (const v of verified) {
         if (v.ok) notes.push(...v.notes);
         else verifyFailure ??= v;
