@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileExtractor, MAX_LINE_BYTES, scanText } from '../../server/core/symbols/extract.js';
 import { extractSymbols, rankOf } from './support.js';
-import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_BRANCHES, PREFILTER_BRANCHES_RG, PREFILTER_JS, PREFILTER_REGEX } from '../../server/core/symbols/languages.js';
+import { groupEnd, identifierExcept, INDEXED_EXTENSIONS, LANGUAGES, languageOf, prefilter } from '../../server/core/symbols/languages.js';
 import { charMask, makeQuery, matchTier, matchTierIn, Tier, TopK, wordStarts } from '../../server/core/symbols/rank.js';
 import type { SymbolKindName } from '../../server/core/symbols/types.js';
 
@@ -313,8 +313,8 @@ describe('definitions per language', () => {
   });
 
   it('the prefilter loses no definition the rules find, in every fixture and in real TypeScript/JavaScript from node_modules', () => {
-    expect(PREFILTER_REGEX).toBe(`(?-u)${PREFILTER_BRANCHES_RG.join('|')}`);
-    expect(PREFILTER_JS.source).toBe(PREFILTER_BRANCHES.join('|'));
+    expect(prefilter().regex).toBe(`(?-u)${prefilter().branchesRg.join('|')}`);
+    expect(prefilter().js.source).toBe(prefilter().branches.join('|'));
     const texts: [string, string][] = Object.keys(EXPECTED).map((name) => [name, fixture(name)]);
     texts.push(...realSources(8_000_000));
     expect(texts.length).toBeGreaterThan(300);
@@ -336,20 +336,20 @@ describe('definitions per language', () => {
   });
 
   it('every prefilter branch starts at the line start (an unanchored one costs ripgrep a quarter of its time); what may stand anywhere still passes', () => {
-    for (const branch of PREFILTER_BRANCHES_RG) expect(branch.startsWith('^'), branch).toBe(true);
+    for (const branch of prefilter().branchesRg) expect(branch.startsWith('^'), branch).toBe(true);
     // ripgrep's DFA grows with the alternatives, the words of identifierExcept above all (a Go entry branch refusing 44 words was 18,500 characters).
-    expect(PREFILTER_REGEX.length).toBeLessThan(45_000);
+    expect(prefilter().regex.length).toBeLessThan(45_000);
     // Branches sharing a long start are one branch with alternative ends: a second copy of a type-word test costs DFA states on every line.
-    for (const [i, a] of PREFILTER_BRANCHES_RG.entries()) {
-      for (const b of PREFILTER_BRANCHES_RG.slice(i + 1)) {
+    for (const [i, a] of prefilter().branchesRg.entries()) {
+      for (const b of prefilter().branchesRg.slice(i + 1)) {
         let same = 0;
         while (same < a.length && a[same] === b[same]) same++;
         expect(same, `${a.slice(0, 60)}... twice`).toBeLessThan(1000);
       }
     }
-    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const rg = new RegExp(prefilter().branchesRg.join('|'));
     for (const line of ['  ws.on("message", function message(data) {', '__name(function x() {', '  if (a) { function baz() {', '    x = """', "  msg = '''", '    end."""']) {
-      expect(PREFILTER_JS.test(line), line).toBe(true);
+      expect(prefilter().js.test(line), line).toBe(true);
       expect(rg.test(line), line).toBe(true);
     }
   });
@@ -357,11 +357,11 @@ describe('definitions per language', () => {
   it('statement lines are not C-family headers, dotted calls are not shell functions, `export { a }` defines nothing', () => {
     const cpp = 'int main(int argc, char **argv) {\n  return run(argc, {\n  await x.y({\n  new Proxy(t, { get(k) {\n  else if(x) {\n}\n';
     expect(describeSymbols('a.cpp', cpp)).toEqual(['1 function main']);
-    for (const line of cpp.split('\n').slice(1, 5)) expect(PREFILTER_JS.test(line), line).toBe(false);
+    for (const line of cpp.split('\n').slice(1, 5)) expect(prefilter().js.test(line), line).toBe(false);
     expect(describeSymbols('a.sh', 'build() {\n  make\n}\nmy::fn () {\n}\ntar.extract()\n')).toEqual(['1 function build', '4 function my::fn']);
-    expect(PREFILTER_JS.test('tar.extractall()')).toBe(false);
+    expect(prefilter().js.test('tar.extractall()')).toBe(false);
     expect(describeSymbols('a.ts', 'export { a, b as c };\nexport * from "./x";\nexport const d = 1;\n')).toEqual(['3 constant d']);
-    expect(PREFILTER_JS.test('export { a, b as c };')).toBe(false);
+    expect(prefilter().js.test('export { a, b as c };')).toBe(false);
   });
 
   it('addLineIn (a line inside a larger string, as the index build reads ripgrep output) finds what addLine finds: fixtures and real sources, LF and CRLF', () => {
@@ -401,7 +401,7 @@ describe('definitions per language', () => {
         const lines = fc.sample(fc.stringMatching(new RegExp(generatorSource(rule.re.source))), { numRuns: 1000, seed: 4242 + i });
         const accepted = lines.filter((line) => !/[\r\n\u2028\u2029]/.test(line) && rule.re.test(line));
         expect(accepted.length, `${language.id} rule ${i}`).toBeGreaterThan(100);
-        const missed = accepted.filter((line) => !PREFILTER_JS.test(line));
+        const missed = accepted.filter((line) => !prefilter().js.test(line));
         expect(missed.slice(0, 3), `${language.id} rule ${i} (${rule.kind})`).toEqual([]);
       });
     }
@@ -421,7 +421,7 @@ describe('definitions per language', () => {
     for (const [name, text, want] of cases) {
       expect(describeSymbols(name, text), name).toEqual(want);
       const lines = text.split('\n');
-      for (const s of extractSymbols(languageOf(name)!, text)) expect(PREFILTER_JS.test(lines[s.line]!), `${name}: ${lines[s.line]}`).toBe(true);
+      for (const s of extractSymbols(languageOf(name)!, text)) expect(prefilter().js.test(lines[s.line]!), `${name}: ${lines[s.line]}`).toBe(true);
     }
   });
 
@@ -599,7 +599,7 @@ describe('ranking', () => {
  * each fed to addLineIn inside a larger string, as the build reads ripgrep's output.
  */
 function throughRipgrepPrefilter(name: string, text: string) {
-  const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+  const rg = new RegExp(prefilter().branchesRg.join('|'));
   const ex = new FileExtractor(languageOf(name)!, true);
   text.split('\n').forEach((l, i) => {
     if (rg.test(l)) ex.addLineIn(i, `xx\n${l}\nyy`, 3, 3 + l.length);
@@ -612,7 +612,7 @@ function table(cases: [string, string, string[]][]): void {
   for (const [name, text, want] of cases) {
     expect(describeSymbols(name, text), `${name}: ${text}`).toEqual(want);
     const lines = text.split('\n');
-    for (const s of extractSymbols(languageOf(name)!, text)) expect(PREFILTER_JS.test(lines[s.line]!), `${name}: ${lines[s.line]}`).toBe(true);
+    for (const s of extractSymbols(languageOf(name)!, text)) expect(prefilter().js.test(lines[s.line]!), `${name}: ${lines[s.line]}`).toBe(true);
   }
 }
 
@@ -709,7 +709,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
   });
 
   it('C/C++ header lines: the prefilter as ripgrep spells it (no lookaround) accepts exactly the lines the JavaScript one does', () => {
-    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const rg = new RegExp(prefilter().branchesRg.join('|'));
     const lines = [
       ...Object.keys(EXPECTED).flatMap((name) => fixture(name).split(/\r?\n/)),
       ...realSources(2_000_000).flatMap(([, text]) => text.split(/\r?\n/)),
@@ -736,7 +736,7 @@ describe('issue 14: definitions ctags finds, and no definitions inside strings',
     ].filter((l) => l.length < 400);
     let accepted = 0;
     for (const line of lines) {
-      const js = PREFILTER_JS.test(line);
+      const js = prefilter().js.test(line);
       expect(rg.test(line), line).toBe(js);
       if (js) accepted++;
     }
@@ -1046,7 +1046,7 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
  * may read past a line's end into the next lines.
  */
 function throughChunk(name: string, text: string) {
-  const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+  const rg = new RegExp(prefilter().branchesRg.join('|'));
   const ex = new FileExtractor(languageOf(name)!, true);
   let line = 0;
   for (let from = 0; from <= text.length; line++) {
@@ -1070,8 +1070,8 @@ function regionTable(cases: [string, string, string[]][]): void {
     expect(throughChunk(name, text), `${name} in one chunk`).toEqual(inProcess);
     expect(throughChunk(name, crlf), `${name} in one CRLF chunk`).toEqual(extractSymbols(languageOf(name)!, crlf));
     // Every line reads the same through both spellings of the prefilter.
-    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
-    for (const line of text.split('\n')) expect(rg.test(line), `${name}: ${line}`).toBe(PREFILTER_JS.test(line));
+    const rg = new RegExp(prefilter().branchesRg.join('|'));
+    for (const line of text.split('\n')) expect(rg.test(line), `${name}: ${line}`).toBe(prefilter().js.test(line));
   }
 }
 
@@ -1185,7 +1185,7 @@ describe('judged false symbols: nothing inside Ruby here-documents and =begin bl
       expect(reused.count, name).toBe(2);
       // The index build's extractor, fed by ripgrep, alike.
       const built = new FileExtractor(languageOf(name)!, true);
-      const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+      const rg = new RegExp(prefilter().branchesRg.join('|'));
       for (const t of [text, other]) {
         built.reset();
         t.split('\n').forEach((l, i) => rg.test(l) && built.addLineIn(i, `x\n${l}\ny`, 2, 2 + l.length));
@@ -1242,16 +1242,16 @@ describe('judged false symbols: nothing inside Ruby here-documents and =begin bl
   });
 
   it('the prefilter passes every line that opens or closes a region, in both spellings; lone lower-case words (Ruby\'s `end`) still do not pass', () => {
-    const rg = new RegExp(PREFILTER_BRANCHES_RG.join('|'));
+    const rg = new RegExp(prefilter().branchesRg.join('|'));
     const pass = ['EOS', '    End', '\t\tSQL', '__end_of_file__', '=begin', '=begin a comment', '=end', '=end # x', '    module_eval <<-End, __FILE__, __LINE__ + 1', "  x = <<'__end_of_file__'", '    foo(<<~A, <<~B)', '  raise <<EOS', '  y = <<~`CMD`',
       '--[[', '  --[==[ x', ']]', '  ]==]', '--]]', ']=], 1)'];
     for (const line of pass) {
-      expect(PREFILTER_JS.test(line), line).toBe(true);
+      expect(prefilter().js.test(line), line).toBe(true);
       expect(rg.test(line), line).toBe(true);
     }
     // Not passed: lone lower-case words, shifts, bare `<<_x` (C++'s `"x"<<__FILE__`), Lua's brackets after other text (C++'s `f(a[b[i]],`, `[[nodiscard]]`).
     for (const line of ['  end', 'end', '    else', '  self', '    a << b', '    x <<= 1', '    EOS ', 'EOS.', '=beginning', ' =begin', 'do_it', '  std::cout << x<<__FILE__<<"]"', 'vim.cmd [[', 'x ]] .. y', '  f(a[b[i]],', '  [[nodiscard]] int f();']) {
-      expect(PREFILTER_JS.test(line), line).toBe(false);
+      expect(prefilter().js.test(line), line).toBe(false);
       expect(rg.test(line), line).toBe(false);
     }
   });

@@ -1,7 +1,7 @@
 // Turns lines of one file into definitions with the rules of core/symbols/languages.ts, tracking
 // enclosing scopes by indentation (a definition nests in the last scope-opening definition that
 // is less indented) for `containerName` and to tell methods from functions.
-import { PREFILTER_JS, type Language } from './languages.js';
+import { prefilter, type Language } from './languages.js';
 import { kindCode, SYMBOL_KINDS, type SymbolDef } from './types.js';
 
 /** Lines of this many UTF-8 bytes or more (with the line break, more than this) are skipped: minified code; ripgrep gets the same `--max-columns`. */
@@ -156,7 +156,7 @@ export class FileExtractor {
   addLine(line: number, text: string): void {
     // ripgrep already replaced such lines with a notice: `--max-columns` counts the line break too.
     if (!this.prefiltered && text.length >= MAX_LINE_BYTES / 3 && utf8Length(text) >= MAX_LINE_BYTES) return;
-    if (!this.prefiltered && !PREFILTER_JS.test(text)) return;
+    if (!this.prefiltered && !prefilter().js.test(text)) return;
     this.addLineIn(line, text, 0, text.length);
   }
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEF_FIELDS, FileExtractor, MAX_LINE_BYTES, scanText } from '../../core/symbols/extract.js';
-import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, PREFILTER_REGEX, type Language } from '../../core/symbols/languages.js';
+import { INDEXED_EXTENSIONS, LANGUAGES, languageOf, prefilter, type Language } from '../../core/symbols/languages.js';
 import { charMask, makeQuery, matchTierIn, rankKeyIn, TopK, type Query } from '../../core/symbols/rank.js';
 import type { SymbolHit } from '../../core/symbols/types.js';
 import { columnIn, type PositionEncoding } from '../../core/text/positions.js';
@@ -261,7 +261,7 @@ export class SymbolIndex {
     let reported = 0;
     try {
       const run = {
-        args: [...indexFlags(this.deps.maxFileSize()), '-e', PREFILTER_REGEX, '--', ...(single === undefined ? folders : ['.'])],
+        args: [...indexFlags(this.deps.maxFileSize()), '-e', prefilter().regex, '--', ...(single === undefined ? folders : ['.'])],
         cwd: folders[0],
         signal,
         onChunk: (chunk: Buffer): Flow => {
