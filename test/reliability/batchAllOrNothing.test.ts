@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, readdirSync, renameSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { removeStrayTemps } from '../../server/workspace/disk/atomicWrite.js';
+import { PUBLISH_WINDOW, removeStrayTemps } from '../../server/workspace/disk/atomicWrite.js';
 import { diskContext, plannedReplacements } from '../helpers/inProcessContext.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 import { report, size } from './budget.js';
@@ -103,9 +103,9 @@ describe('replace in files: all or nothing on disk', () => {
     for (let i = 0; i < n - 1; i++) if (ws.read(rels[i]!) !== `old ${i}\n`) notRestored++;
     report('replace in files rollback at scale', { files: n, notRestored, mostDescriptorsHeld: most, ms, tempFilesLeft: temps(ws.root) });
     expect(notRestored).toBe(0);
-    // At most 256 replaced files open (counted until the threadpool has closed each: the closes of one
-    // window of renames still running must not add to the next), the 20 folders, a few others.
-    expect(most).toBeLessThanOrEqual(256 + 20 + 8);
+    // At most PUBLISH_WINDOW replaced files open (counted until the threadpool has closed each: the closes
+    // of one window of renames still running must not add to the next), the 20 folders, a few others.
+    expect(most).toBeLessThanOrEqual(Math.min(PUBLISH_WINDOW, n) + 20 + 8);
     expect(temps(ws.root)).toBe(0);
     ws.cleanup();
   }, 600_000);

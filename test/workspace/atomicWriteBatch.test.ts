@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStrayTemps, TEMP_PREFIX, writeFilesAtomic, type BatchWrite } from '../../server/workspace/disk/atomicWrite.js';
+import { PUBLISH_WINDOW, removeStrayTemps, TEMP_PREFIX, writeFilesAtomic, type BatchWrite } from '../../server/workspace/disk/atomicWrite.js';
 import { fileStamp } from '../../server/workspace/disk/fileCodec.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
@@ -211,8 +211,8 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
       expect(tempsUnder(ws.root)).toEqual([]);
     });
 
-    it('asks once for the temp files and once per window of renames (300 files: 256, then 44), the renames done by then', async () => {
-      const rels = Array.from({ length: 300 }, (_, i) => `d${i % 5}/f${i}.ts`);
+    it('asks once for the temp files and once per window of renames (PUBLISH_WINDOW files, then 76), the renames done by then', async () => {
+      const rels = Array.from({ length: PUBLISH_WINDOW + 76 }, (_, i) => `d${i % 5}/f${i}.ts`);
       for (const rel of rels) ws.write(rel, 'old\n');
       const renamed: number[] = [];
       const r = await writeFilesAtomic(rels.map((rel) => item(rel, 'new\n')), {
@@ -222,7 +222,7 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
         },
       });
       expect(r.ok).toBe(true);
-      expect(renamed).toEqual([0, 256, 300]);
+      expect(renamed).toEqual([0, PUBLISH_WINDOW, PUBLISH_WINDOW + 76]);
     });
 
     it('a sync of the renames that is not used or fails: the folders are fsynced instead, every file written', async () => {
@@ -381,15 +381,15 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
     });
 
     it.runIf(root)('a rollback that cannot finish names each file that holds the new text, and keeps a change someone made since', async () => {
-      // 256 files are renamed (one window) before the batch waits on the disk; then the test makes the
-      // first folder immutable and changes one renamed file; the batch fails on a file in the second folder.
-      const first = files(256, 'a');
+      // PUBLISH_WINDOW files are renamed (one window) before the batch waits on the disk; then the test makes
+      // the first folder immutable and changes one renamed file; the batch fails on a file in the second folder.
+      const first = files(PUBLISH_WINDOW, 'a');
       const second = files(10, 'b');
       const rels = [...first, ...second];
       let spinning = true;
       const watch = () => {
         if (!spinning) return;
-        if (ws.read(first[255]!) === `new ${first[255]}\n`) {
+        if (ws.read(first.at(-1)!) === `new ${first.at(-1)}\n`) {
           spinning = false;
           writeFileSync(ws.file(first[0]!), 'the user typed this\n');
           chattr('+i', ws.file('a'));
@@ -409,7 +409,7 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
         if (r.ok) return;
         // a/ could not be restored (immutable now): its files hold the new text, and say so; a/f000 holds the user's text.
         expect(r.holdingNew).toEqual(first.map((_, i) => i));
-        expect(r.message).toMatch(/of the 261 files already replaced, 256 could not be restored and hold the new text: a\/f000\.ts \(it changed again since editls wrote it\); a\/f001\.ts \(/);
+        expect(r.message).toMatch(new RegExp(`of the ${PUBLISH_WINDOW + 5} files already replaced, ${PUBLISH_WINDOW} could not be restored and hold the new text: a/f000\\.ts \\(it changed again since editls wrote it\\); a/f001\\.ts \\(`));
         expect(ws.read(first[0]!)).toBe('the user typed this\n');
         expect(ws.read(first[1]!)).toBe(`new ${first[1]}\n`);
         // b/ was restored.
@@ -442,8 +442,8 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
       }
     });
 
-    it('holds at most one window of replaced files open: 1,200 files written with descriptors to spare', async () => {
-      const rels = Array.from({ length: 1200 }, (_, i) => `many/f${i}.ts`);
+    it('holds at most one window of replaced files open: PUBLISH_WINDOW + 200 files written with descriptors to spare', async () => {
+      const rels = Array.from({ length: PUBLISH_WINDOW + 200 }, (_, i) => `many/f${i}.ts`);
       for (const rel of rels) ws.write(rel, 'old\n');
       const before = openFds();
       let most = 0;
@@ -457,9 +457,9 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
       spinning = false;
       expect(r.ok).toBe(true);
       for (const rel of rels) expect(ws.read(rel)).toBe('new\n');
-      // One window (256 replaced files) plus the folder and a few of the threadpool's in flight.
+      // One window of replaced files (counted until closed) plus the folder and a few of the threadpool's in flight.
       expect(most).toBeGreaterThan(0);
-      expect(most).toBeLessThan(256 + 80);
+      expect(most).toBeLessThan(PUBLISH_WINDOW + 80);
     });
   });
 });

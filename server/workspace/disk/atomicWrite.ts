@@ -516,13 +516,16 @@ function rememberOwnWrite(st: BigIntStats): void {
 }
 
 /**
- * Files renamed before their folders are fsynced and the replaced files looked at (which closes them):
- * a batch holds at most this many replaced files open, whatever its size (a batch of 20,000 held them
- * all, and ran out of descriptors at the usual limit of 1,024); fewer when the descriptor limit is low
- * (descriptorBudget). A file counts until the threadpool has closed it (HeldOpen): the closes of one
- * window still running once held 421 descriptors in a batch of 2,000.
+ * Files renamed before their folders are fsynced (or their file systems synced) and the replaced
+ * files looked at (which closes them): a batch holds at most this many replaced files open, whatever
+ * its size (a batch of 20,000 held them all, and ran out of descriptors at the usual limit of 1,024);
+ * fewer when the descriptor limit is low (descriptorBudget: Node raises its soft limit to the hard
+ * one, often 524,288). A file counts until the threadpool has closed it (HeldOpen): the closes of one
+ * window still running once held 421 descriptors in a batch of 2,000 (windows of 256 then). Each
+ * window costs a sync of 5-9 ms here: windows of 256 took 426 files' renames 50-63 ms, one of 1,024
+ * 28-34 ms (replaceInFilesBench at 2,000 files).
  */
-const PUBLISH_WINDOW = 256;
+export const PUBLISH_WINDOW = 1024;
 
 /** fsyncs (and folder fsyncs, looks after the rename) in flight at once in a batch: each temp file stays open from its write to its fsync. */
 const FSYNC_CONCURRENCY = 64;
@@ -532,8 +535,8 @@ const POOL_STAGING_MIN = 64;
 
 /**
  * How many descriptors a batch may hold at once: half of what the process may still open (its soft
- * RLIMIT_NOFILE, read from /proc/self/limits, less what is open now), at most 256 and at least 8.
- * Elsewhere than Linux: 256.
+ * RLIMIT_NOFILE, read from /proc/self/limits, less what is open now), at most PUBLISH_WINDOW and at least 8.
+ * Elsewhere than Linux: PUBLISH_WINDOW.
  */
 function descriptorBudget(): number {
   if (process.platform !== 'linux') return PUBLISH_WINDOW;
