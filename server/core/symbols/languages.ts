@@ -810,10 +810,7 @@ function prefilterCommon(dialect: 'js' | 'rg'): string[] {
   ];
 }
 
-/**
- * The prefilter, made on first use (the index build, or the first file extracted in-process): its
- * type-word alternations and ~50 branches cost 3-5 ms of every start-up when made at load.
- */
+/** The test every line passes before the rules see it: in ripgrep (the index build) and in JavaScript. */
 interface Prefilter {
   /** The branches as JavaScript runs them; ripgrep's differ only in the spelling of identifierExcept and cHeaderBranches. */
   branches: readonly string[];
@@ -827,6 +824,10 @@ interface Prefilter {
 
 let made: Prefilter | undefined;
 
+/**
+ * The prefilter, made on first use (the index build, or the first file extracted in-process): its
+ * type-word alternations and ~50 branches cost 3-5 ms of every start-up when made at load.
+ */
 export function prefilter(): Prefilter {
   if (made) return made;
   const branches = [...prefilterCommon('js'), ...cHeaderBranches('js')];

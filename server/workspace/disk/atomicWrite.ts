@@ -612,10 +612,11 @@ export type BatchFailure = Failure & { holdingNew: number[] };
 
 /**
  * Writes many existing files, each atomically, as one step, all or nothing: every temp file is
- * written and fsynced (each fsync started as soon as its file is written) before any is published, so a refusal found then (a file changed,
- * read-only or immutable, a folder moved, a full disk) writes nothing. Then each is renamed after its
- * last check, in windows of at most PUBLISH_WINDOW open replaced files (folders fsynced and replaced
- * files looked at after each window). A failure among the renames (a file changed or swapped in the microseconds before its
+ * written and fsynced (each fsync started as soon as its file is written) before any is published,
+ * so a refusal found then (a file changed, read-only or immutable, a folder moved, a full disk)
+ * writes nothing. Then each is renamed after its last check, in windows of at most PUBLISH_WINDOW
+ * open replaced files (folders fsynced and replaced files looked at after each window). A failure
+ * among the renames (a file changed or swapped in the microseconds before its
  * rename, a rename refused) rolls back every file already renamed to its exact bytes, mode and owner
  * (the bytes as read, `expect.bytes()`); a file that cannot be rolled back (changed again since,
  * or the disk refuses) is named in the message and in `holdingNew`.
