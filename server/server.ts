@@ -41,6 +41,7 @@ import { Previews } from './workspace/editor/previews.js';
 import { sweepStrayTemps } from './workspace/strayTemps.js';
 import { sweepBufferCopies } from './workspace/search/bufferCopies.js';
 import { searchFolderAhead } from './workspace/search/ripgrepSearch.js';
+import { ripgrepPath } from './workspace/search/ripgrep.js';
 import { RESPECT_GITIGNORE_BY_DEFAULT } from './commands/searchFiles.js';
 import { serving } from './workspace/timeSlice.js';
 import { FolderWatch } from './workspace/disk/folders.js';
@@ -154,7 +155,12 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       editorPid = params.processId;
       hooks.watchClientProcess?.(params.processId);
     }
-    if (hooks.afterInitialize) setImmediate(hooks.afterInitialize);
+    // Once answered: locate ripgrep (loading @vscode/ripgrep costs the answer 2-4 ms) before the
+    // index build after `initialized` needs it (a missing binary is reported by that build).
+    setImmediate(() => {
+      ripgrepPath().catch(() => undefined);
+      hooks.afterInitialize?.();
+    });
     return { capabilities: serverCapabilities(client.encoding), serverInfo: { name: 'editls', version: SERVER_VERSION } };
   });
 

@@ -1,6 +1,5 @@
 // The Context commands run against, built per request from the server's live state: workspace
 // folders, settings, the open documents, the per-file mutex and the editor connection.
-import { getHeapStatistics } from 'node:v8';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import type { Result } from '../core/result.js';
 import type { PositionEncoding } from '../core/text/positions.js';
@@ -11,6 +10,7 @@ import type { JournalFile } from '../commands/ports/review.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import type { Settings } from '../settings.js';
 import { applyChanges, DiskWriteAhead } from './editor/applyEdits.js';
+import { builtin } from './builtins.js';
 import { readTextFile } from './disk/fileCodec.js';
 import type { KeyedMutex } from './keyedMutex.js';
 import type { OpenDocuments } from './editor/openDocuments.js';
@@ -120,7 +120,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     journal: state.journal.viewFor(state.requester),
     removeCreatedFile: (resolved, file) => removeCreatedFile(state, resolved, file),
     memoryRoom: () => {
-      const heap = getHeapStatistics();
+      const heap = builtin('node:v8').getHeapStatistics();
       return heap.heap_size_limit - heap.used_heap_size;
     },
     log: state.log,

@@ -13,7 +13,7 @@ import type { OpenDocuments } from '../editor/openDocuments.js';
 import { fileUri, realpathOrSelf, uriToPath } from '../disk/paths.js';
 import type { ProgressHandle } from '../../commands/ports/progress.js';
 import { HeadingReader } from '../search/rgHeading.js';
-import { nameTypeFlags, ripgrepPath, runRipgrep, type Flow } from '../search/ripgrep.js';
+import { nameTypeFlags, runRipgrep, type Flow } from '../search/ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from '../search/ripgrepFile.js';
 import { isInside } from '../../core/containment.js';
 import { END, FIELDS, IndexedFiles, KIND, KINDS, LINE, MASK, NAME_AT, NAME_END, START, type IndexedFile } from './indexedFiles.js';
@@ -106,11 +106,7 @@ export class SymbolIndex {
   /** The folders the index was last made for (joined); a query finding others first drops the files outside them. */
   private foldersKey = '';
 
-  constructor(private readonly deps: SymbolIndexDeps) {
-    // Locate the ripgrep binary now, at start-up, rather than when the first build needs it (a
-    // missing binary is reported by that build).
-    ripgrepPath().catch(() => undefined);
-  }
+  constructor(private readonly deps: SymbolIndexDeps) {}
 
   get fileCount(): number {
     return this.files.size;
