@@ -13,15 +13,16 @@ import type { FilesPort } from './ports/files.js';
 import type { ReviewPort } from './ports/review.js';
 import { defineCommand } from './registry.js';
 
-const args = z
-  .object({
-    id: z.string().min(1).optional().describe('The previewId from a preview result.'),
-    path: filePath().optional().describe('Instead of id: apply every pending preview touching this file.'),
-    // A preview of a preview makes no sense.
-    apply: z.enum(['auto', 'editor', 'disk']).optional().describe('Where the edits go, as for any edit command (default auto).'),
-  })
-  .strict()
-  .refine((a) => (a.id === undefined) !== (a.path === undefined), { message: 'give either id (a previewId) or path (apply every preview of that file)' });
+const args = () =>
+  z
+    .object({
+      id: z.string().min(1).optional().describe('The previewId from a preview result.'),
+      path: filePath().optional().describe('Instead of id: apply every pending preview touching this file.'),
+      // A preview of a preview makes no sense.
+      apply: z.enum(['auto', 'editor', 'disk']).optional().describe('Where the edits go, as for any edit command (default auto).'),
+    })
+    .strict()
+    .refine((a) => (a.id === undefined) !== (a.path === undefined), { message: 'give either id (a previewId) or path (apply every preview of that file)' });
 
 export const applyPreviewCommand = defineCommand({
   id: 'editls.applyPreview',

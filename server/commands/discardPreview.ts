@@ -8,13 +8,14 @@ import type { FilesPort } from './ports/files.js';
 import type { RequestPort } from './ports/request.js';
 import type { ReviewPort } from './ports/review.js';
 
-const args = z
-  .object({
-    id: z.string().min(1).optional().describe('The previewId from a preview result.'),
-    path: filePath().optional().describe('Instead of id: discard every pending preview touching this file.'),
-  })
-  .strict()
-  .refine((a) => (a.id === undefined) !== (a.path === undefined), { message: 'give either id (a previewId) or path (discard every preview of that file)' });
+const args = () =>
+  z
+    .object({
+      id: z.string().min(1).optional().describe('The previewId from a preview result.'),
+      path: filePath().optional().describe('Instead of id: discard every pending preview touching this file.'),
+    })
+    .strict()
+    .refine((a) => (a.id === undefined) !== (a.path === undefined), { message: 'give either id (a previewId) or path (discard every preview of that file)' });
 
 export const discardPreviewCommand = defineCommand({
   id: 'editls.discardPreview',

@@ -8,15 +8,16 @@ import { maxResultChars, missingFile, runFileEdit, type EditPorts } from './file
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 
-const args = z
-  .object({
-    file_path: filePath(),
-    old_string: text.describe('The exact text to replace (without read_file line numbers); "" creates the file.'),
-    new_string: text.describe('The replacement text (must differ from old_string); "" deletes the match.'),
-    replace_all: flag().optional().describe('Replace every occurrence (default false).'),
-    ...applyOptions,
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      file_path: filePath(),
+      old_string: text().describe('The exact text to replace (without read_file line numbers); "" creates the file.'),
+      new_string: text().describe('The replacement text (must differ from old_string); "" deletes the match.'),
+      replace_all: flag().optional().describe('Replace every occurrence (default false).'),
+      ...applyOptions(),
+    })
+    .strict();
 
 export const editCommand = defineCommand({
   id: 'editls.edit',

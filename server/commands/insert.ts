@@ -9,15 +9,16 @@ import { editToolText } from './toolText.js';
 
 const ID = 'editls.insert';
 
-const args = z
-  .object({
-    path: filePath(),
-    insert_line: wholeNumber(0).describe('Insert after this 1-based line (0 = before the first, the line count = at the end).'),
-    // A missing final line break is added; breaks take the file's dominant ending.
-    new_str: text.describe('The lines to insert.'),
-    ...applyOptions,
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      path: filePath(),
+      insert_line: wholeNumber(0).describe('Insert after this 1-based line (0 = before the first, the line count = at the end).'),
+      // A missing final line break is added; breaks take the file's dominant ending.
+      new_str: text().describe('The lines to insert.'),
+      ...applyOptions(),
+    })
+    .strict();
 
 export const insertCommand = defineCommand({
   id: ID,

@@ -15,13 +15,14 @@ const ID = 'editls.readFile';
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 
-const args = z
-  .object({
-    file_path: filePath(),
-    offset: wholeNumber(1).optional().describe('1-based line to start from (default 1).'),
-    limit: wholeNumber(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LIMIT}).`),
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      file_path: filePath(),
+      offset: wholeNumber(1).optional().describe('1-based line to start from (default 1).'),
+      limit: wholeNumber(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LIMIT}).`),
+    })
+    .strict();
 
 export const readFileCommand = defineCommand({
   id: ID,

@@ -37,8 +37,11 @@ export interface ToolFacet<Render extends Rendering = Rendering> {
 export interface CommandDefinition<S extends z.ZodType = z.ZodType, Render extends Rendering = Rendering> {
   id: string;
   title: string;
-  /** The arguments (arguments[0]); field descriptions (`.describe`) are what a model reads. */
-  args: S;
+  /**
+   * The arguments (arguments[0]), made on first use (`Command.args`): building every command's zod
+   * schemas at load cost each start-up about 5 ms. Field descriptions (`.describe`) are what a model reads.
+   */
+  args: () => S;
   effect: Effect;
   /** The same call again changes nothing more (MCP idempotentHint): true for reads and for edits guarded by the text they replace. */
   idempotent: boolean;
@@ -50,7 +53,9 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType, Render exten
 }
 
 /** A command with its argument and result types erased: parse the arguments, then run. */
-export interface Command extends Omit<CommandDefinition, 'run' | 'tool'> {
+export interface Command extends Omit<CommandDefinition, 'run' | 'tool' | 'args'> {
+  /** The arguments' schema, made at the first read. */
+  readonly args: z.ZodType;
   tool?: ToolFacet;
   /** Parses arguments[0]; the issues when it does not fit, else the run bound to the parsed arguments. */
   prepare(raw: unknown): { ok: true; run: (ctx: Context) => Promise<Result<{ value: unknown }>> } | { ok: false; issues: z.core.$ZodIssue[] };
@@ -59,11 +64,16 @@ export interface Command extends Omit<CommandDefinition, 'run' | 'tool'> {
 }
 
 export function defineCommand<S extends z.ZodType, Render extends Rendering>(definition: CommandDefinition<S, Render>): Command {
-  const { run, ...described } = definition;
+  const { run, args: makeArgs, ...described } = definition;
+  let args: S | undefined;
+  const schema = (): S => (args ??= makeArgs());
   return {
     ...described,
+    get args() {
+      return schema();
+    },
     prepare(raw) {
-      const parsed = definition.args.safeParse(raw);
+      const parsed = schema().safeParse(raw);
       if (!parsed.success) return { ok: false, issues: parsed.error.issues };
       return { ok: true, run: (ctx) => run(ctx, parsed.data) };
     },

@@ -22,22 +22,23 @@ const READ_AHEAD = 16;
 /** Progress shows when the command takes longer than this (a client-sent token shows at once). */
 const PROGRESS_DELAY_MS = 300;
 
-const args = z
-  .object({
-    path: pathString.optional().describe('Folder (or file) to replace in, relative to the workspace folder; default the whole workspace.'),
-    // Matched on \n-normalised text.
-    search: text.min(1, 'must not be empty').describe('Text to find (a JavaScript regular expression with use_regex).'),
-    replace: text.describe("Replacement text: verbatim, or with use_regex $1 $& $$ $<name> (and $` $')."),
-    use_regex: flag().optional().describe('search is a JavaScript regular expression.'),
-    ignore_case: flag().optional().describe('Case-insensitive.'),
-    preserve_case: flag().optional().describe("Each replacement takes the case shape of the text it replaces (foo/Foo/FOO -> bar/Bar/BAR; VS Code's Preserve Case)."),
-    // Never re-includes ignored files.
-    file_pattern: z.string().optional().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.ts".'),
-    respect_gitignore: flag().optional().describe('false also replaces in files .gitignore excludes (default true).'),
-    max_files: wholeNumber(1, 'must be 1 or more').optional().describe(`Refuse (too_large, nothing changed) when more files than this would change (default ${DEFAULT_MAX_FILES}).`),
-    ...applyOptions,
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      path: pathString().optional().describe('Folder (or file) to replace in, relative to the workspace folder; default the whole workspace.'),
+      // Matched on \n-normalised text.
+      search: text().min(1, 'must not be empty').describe('Text to find (a JavaScript regular expression with use_regex).'),
+      replace: text().describe("Replacement text: verbatim, or with use_regex $1 $& $$ $<name> (and $` $')."),
+      use_regex: flag().optional().describe('search is a JavaScript regular expression.'),
+      ignore_case: flag().optional().describe('Case-insensitive.'),
+      preserve_case: flag().optional().describe("Each replacement takes the case shape of the text it replaces (foo/Foo/FOO -> bar/Bar/BAR; VS Code's Preserve Case)."),
+      // Never re-includes ignored files.
+      file_pattern: z.string().optional().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.ts".'),
+      respect_gitignore: flag().optional().describe('false also replaces in files .gitignore excludes (default true).'),
+      max_files: wholeNumber(1, 'must be 1 or more').optional().describe(`Refuse (too_large, nothing changed) when more files than this would change (default ${DEFAULT_MAX_FILES}).`),
+      ...applyOptions(),
+    })
+    .strict();
 
 export interface SkippedFile {
   path: string;
@@ -204,7 +205,7 @@ function cancelled() {
 
 async function finish(
   ctx: EditPorts,
-  a: z.infer<typeof args>,
+  a: z.infer<ReturnType<typeof args>>,
   where: string,
   changes: PlannedChange[],
   skipped: SkippedFile[],

@@ -11,26 +11,27 @@ import { runFileEditAllowingNoChange } from './unchanged.js';
 
 const ID = 'editls.replaceRange';
 
-const args = z
-  .object({
-    // 1-based lines, 1-based UTF-16 columns (whatever the session's position encoding), exclusive end.
-    filePath: filePath(),
-    startLine: wholeNumber(1).describe('1-based start line.'),
-    startColumn: wholeNumber(1).describe('1-based start column.'),
-    endLine: wholeNumber(1).describe('1-based end line.'),
-    endColumn: wholeNumber(1).describe('1-based end column (exclusive).'),
-    expectedText: z.string().min(1, 'must not be empty (replaceRange replaces existing text)').describe('The current text of the range, exactly (line endings included).'),
-    replacementText: text.describe('The new text, verbatim.'),
-    applyChanges: flag().optional().describe('false = preview (same as apply "preview").'),
-    includeDiff: flag().optional().describe('false leaves the diffs out of the result (default true).'),
-    maxDiffChars: wholeNumber(0, 'must be 0 (unlimited) or more').optional().describe('A longer diff is cut (0 = unlimited).'),
-    ...applyOptions,
-  })
-  .strict()
-  .refine((a) => !(a.applyChanges === false && a.apply !== undefined && a.apply !== 'preview'), {
-    message: 'applyChanges false means a preview; it contradicts apply other than "preview"',
-    path: ['applyChanges'],
-  });
+const args = () =>
+  z
+    .object({
+      // 1-based lines, 1-based UTF-16 columns (whatever the session's position encoding), exclusive end.
+      filePath: filePath(),
+      startLine: wholeNumber(1).describe('1-based start line.'),
+      startColumn: wholeNumber(1).describe('1-based start column.'),
+      endLine: wholeNumber(1).describe('1-based end line.'),
+      endColumn: wholeNumber(1).describe('1-based end column (exclusive).'),
+      expectedText: z.string().min(1, 'must not be empty (replaceRange replaces existing text)').describe('The current text of the range, exactly (line endings included).'),
+      replacementText: text().describe('The new text, verbatim.'),
+      applyChanges: flag().optional().describe('false = preview (same as apply "preview").'),
+      includeDiff: flag().optional().describe('false leaves the diffs out of the result (default true).'),
+      maxDiffChars: wholeNumber(0, 'must be 0 (unlimited) or more').optional().describe('A longer diff is cut (0 = unlimited).'),
+      ...applyOptions(),
+    })
+    .strict()
+    .refine((a) => !(a.applyChanges === false && a.apply !== undefined && a.apply !== 'preview'), {
+      message: 'applyChanges false means a preview; it contradicts apply other than "preview"',
+      path: ['applyChanges'],
+    });
 
 export const replaceRangeCommand = defineCommand({
   id: ID,

@@ -18,20 +18,21 @@ import { runFileEditAllowingNoChange } from './unchanged.js';
 
 const ID = 'editls.searchAndReplace';
 
-const args = z
-  .object({
-    path: filePath(),
-    // Matched on \n-normalised text.
-    search: text.min(1, 'must not be empty').describe('Text to find (a JavaScript regular expression with use_regex).'),
-    replace: text.describe('Replacement text: verbatim, or with use_regex $1 $& $$ $<name>.'),
-    start_line: wholeNumber(1).optional().describe('First line of the scope (1-based).'),
-    end_line: wholeNumber(1).optional().describe('Last line of the scope (1-based, inclusive).'),
-    use_regex: flag().optional().describe('search is a JavaScript regular expression.'),
-    ignore_case: flag().optional().describe('Case-insensitive.'),
-    maxDiffChars: wholeNumber(0, 'must be 0 (unlimited) or more').optional().describe('The diff in the result is cut after this many characters (0 = unlimited).'),
-    ...applyOptions,
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      path: filePath(),
+      // Matched on \n-normalised text.
+      search: text().min(1, 'must not be empty').describe('Text to find (a JavaScript regular expression with use_regex).'),
+      replace: text().describe('Replacement text: verbatim, or with use_regex $1 $& $$ $<name>.'),
+      start_line: wholeNumber(1).optional().describe('First line of the scope (1-based).'),
+      end_line: wholeNumber(1).optional().describe('Last line of the scope (1-based, inclusive).'),
+      use_regex: flag().optional().describe('search is a JavaScript regular expression.'),
+      ignore_case: flag().optional().describe('Case-insensitive.'),
+      maxDiffChars: wholeNumber(0, 'must be 0 (unlimited) or more').optional().describe('The diff in the result is cut after this many characters (0 = unlimited).'),
+      ...applyOptions(),
+    })
+    .strict();
 
 export const searchAndReplaceCommand = defineCommand({
   id: ID,

@@ -19,17 +19,18 @@ const count = (min: number, max: number) =>
     .pipe(z.number().int().min(min).max(max))
     .meta({ json: { type: 'integer', minimum: min, maximum: max } } satisfies SchemaMeta);
 
-const args = z
-  .object({
-    path: pathString.describe('Folder or file to search, relative to the workspace folder; "." is the workspace folder.'),
-    regex: z.string().min(1, 'must be a non-empty regular expression').describe('Rust regex (ripgrep syntax: no look-around).'),
-    // With a "/" the glob matches the path below `path`.
-    file_pattern: z.string().optional().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
-    respect_gitignore: flag().optional().describe('false also searches files .gitignore excludes (default true).'),
-    context_lines: count(0, 50).optional().describe(`Lines of context around each hit (default ${SETTINGS_DEFAULTS.contextLines}).`),
-    max_results: count(1, 100_000).optional().describe(`Cap on matching lines (default ${SETTINGS_DEFAULTS.maxResults}).`),
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      path: pathString().describe('Folder or file to search, relative to the workspace folder; "." is the workspace folder.'),
+      regex: z.string().min(1, 'must be a non-empty regular expression').describe('Rust regex (ripgrep syntax: no look-around).'),
+      // With a "/" the glob matches the path below `path`.
+      file_pattern: z.string().optional().describe('Glob narrowing the files, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
+      respect_gitignore: flag().optional().describe('false also searches files .gitignore excludes (default true).'),
+      context_lines: count(0, 50).optional().describe(`Lines of context around each hit (default ${SETTINGS_DEFAULTS.contextLines}).`),
+      max_results: count(1, 100_000).optional().describe(`Cap on matching lines (default ${SETTINGS_DEFAULTS.maxResults}).`),
+    })
+    .strict();
 
 /** Whether a search honours .gitignore when respect_gitignore is not given. */
 export const RESPECT_GITIGNORE_BY_DEFAULT = true;

@@ -9,13 +9,14 @@ import type { AgentsPort } from './ports/agents.js';
 import type { FilesPort } from './ports/files.js';
 import type { RequestPort } from './ports/request.js';
 
-const args = z
-  .object({
-    path: filePath(),
-    startLine: wholeNumber(1).describe('First line to send (1-based).'),
-    endLine: wholeNumber(1).optional().describe('Last line to send (1-based, default startLine).'),
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      path: filePath(),
+      startLine: wholeNumber(1).describe('First line to send (1-based).'),
+      endLine: wholeNumber(1).optional().describe('Last line to send (1-based, default startLine).'),
+    })
+    .strict();
 
 export const sendToAgentCommand = defineCommand({
   id: 'editls.sendToAgent',

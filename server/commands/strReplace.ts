@@ -7,26 +7,28 @@ import { maxResultChars, missingFile, runFileEdit, type EditPorts } from './file
 import { defineCommand } from './registry.js';
 import { editToolText } from './toolText.js';
 
-const replacement = z
-  .object({
-    old: text.refine((s) => s !== '', {
-      message: 'must not be empty: give the exact text to replace (to create a file use editls.edit with an empty old_string)',
-    }),
-    new: text,
-    allowMultiple: flag().optional().describe('Replace every occurrence of old.'),
-  })
-  .strict();
+const replacement = () =>
+  z
+    .object({
+      old: text().refine((s) => s !== '', {
+        message: 'must not be empty: give the exact text to replace (to create a file use editls.edit with an empty old_string)',
+      }),
+      new: text(),
+      allowMultiple: flag().optional().describe('Replace every occurrence of old.'),
+    })
+    .strict();
 
-const args = z
-  .object({
-    path: filePath(),
-    replacements: z.array(replacement).min(1, 'give at least one replacement').describe('Replacements applied in order: {old, new, allowMultiple?}.'),
-    atomic: flag().optional().describe('All or nothing (default false).'),
-    ...applyOptions,
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      path: filePath(),
+      replacements: z.array(replacement()).min(1, 'give at least one replacement').describe('Replacements applied in order: {old, new, allowMultiple?}.'),
+      atomic: flag().optional().describe('All or nothing (default false).'),
+      ...applyOptions(),
+    })
+    .strict();
 
-type Args = z.output<typeof args>;
+type Args = z.output<ReturnType<typeof args>>;
 
 function run(id: string, forcePreview: boolean) {
   return (ctx: EditPorts, a: Args) =>

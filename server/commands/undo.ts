@@ -14,11 +14,12 @@ import { defineCommand } from './registry.js';
 
 const ID = 'editls.undo';
 
-const args = z
-  .object({
-    path: filePath().optional().describe('The file whose last editls change to revert; without it, the last editls command (all its files).'),
-  })
-  .strict();
+const args = () =>
+  z
+    .object({
+      path: filePath().optional().describe('The file whose last editls change to revert; without it, the last editls command (all its files).'),
+    })
+    .strict();
 
 export const undoCommand = defineCommand({
   id: ID,

@@ -6,14 +6,15 @@ import { applyOptions, filePath, wholeNumber } from './args.js';
 import { maxResultChars, missingFile, runFileEdit, type EditPorts } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 
-const trimArgs = z
-  .object({
-    path: filePath(),
-    start_line: wholeNumber(1).optional().describe('First line (1-based); without start_line and end_line, the whole file.'),
-    end_line: wholeNumber(1).optional().describe('Last line (1-based, inclusive).'),
-    ...applyOptions,
-  })
-  .strict();
+const trimArgs = () =>
+  z
+    .object({
+      path: filePath(),
+      start_line: wholeNumber(1).optional().describe('First line (1-based); without start_line and end_line, the whole file.'),
+      end_line: wholeNumber(1).optional().describe('Last line (1-based, inclusive).'),
+      ...applyOptions(),
+    })
+    .strict();
 
 export const trimTrailingWhitespaceCommand = defineCommand({
   id: 'editls.trimTrailingWhitespace',
@@ -39,7 +40,7 @@ export const trimTrailingWhitespaceCommand = defineCommand({
     }),
 });
 
-const normalizeArgs = z.object({ path: filePath(), ...applyOptions }).strict();
+const normalizeArgs = () => z.object({ path: filePath(), ...applyOptions() }).strict();
 
 export const normalizeLineEndingsCommand = defineCommand({
   id: 'editls.normalizeLineEndings',
