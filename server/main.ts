@@ -1,6 +1,7 @@
 // Process entry point: reads argv, creates the stdio connection and starts the server. The only
 // module that touches `process`; it also exits within a second when the client process dies or
 // stdin closes, even when libuv's threadpool is stuck. `editls mcp` starts the MCP server instead.
+import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,6 @@ import { z } from 'zod';
 // the first of them while `initialize` is answered); interpreted, a parse of an LSP message or a
 // command's arguments costs ~1 µs more. Both front ends start here.
 z.config({ jitless: true });
-import { builtin } from './workspace/builtins.js';
 
 // Copies of unsaved buffers a search still had when the process ends (editor or editls mcp) go with it.
 process.on('exit', removeBufferCopies);
@@ -149,7 +149,7 @@ function startLsp(): void {
     if (process.platform === 'win32') return;
     const pid = process.pid;
     try {
-      const watchdog = builtin('node:child_process').spawn('/bin/sh', ['-c', `(sleep 0.3; kill -TERM ${pid}; sleep 0.2; kill -KILL ${pid}) & cat >/dev/null; kill $! 2>/dev/null`], {
+      const watchdog = spawn('/bin/sh', ['-c', `(sleep 0.3; kill -TERM ${pid}; sleep 0.2; kill -KILL ${pid}) & cat >/dev/null; kill $! 2>/dev/null`], {
         stdio: ['pipe', 'ignore', 'ignore'],
       });
       watchdog.on('error', () => undefined);

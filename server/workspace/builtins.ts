@@ -1,12 +1,12 @@
-// Owns loading the Node built-ins that start-up does not need (child processes, worker threads, V8's
-// heap figures) on first use instead: a static import is evaluated before `initialize` is answered,
-// and these cost 1-4 ms each to load (measured in docs/performance.md, "Start-up").
-import type * as ChildProcess from 'node:child_process';
+// Owns loading the Node built-ins that start-up does not need (worker threads, V8's heap figures) on
+// first use instead: a static import is evaluated before `initialize` is answered,
+// and these cost 1-4 ms each to load (measured in docs/performance.md, "Start-up"). node:fs/promises
+// is reached as `promises` of node:fs (`fsp.readFile`), a getter that loads it on first use.
+// test/package/startModules.test.ts checks that none of them is loaded before `initialize` is answered.
 import type * as V8 from 'node:v8';
 import type * as WorkerThreads from 'node:worker_threads';
 
 interface LazyBuiltins {
-  'node:child_process': typeof ChildProcess;
   'node:v8': typeof V8;
   'node:worker_threads': typeof WorkerThreads;
 }

@@ -23,7 +23,7 @@ import { syncFileSystems } from './search/fileSystemSync.js';
 import { listReplaceCandidates } from './search/replaceCandidates.js';
 import type { SymbolIndex } from './symbols/symbolIndex.js';
 import { fail } from '../core/result.js';
-import { unlink } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { pinFolder } from './disk/pinnedFolder.js';
 import { breathe } from './timeSlice.js';
@@ -187,7 +187,7 @@ async function removeCreatedFile(state: ServerState, resolved: ResolvedPath, fil
       return fail('stale', `${resolved.relPath} changed since editls created it; undoing the creation would lose those changes, so nothing was changed`);
     }
     if (!folder.stillAt()) return fail('stale', `the folder of ${resolved.relPath} was moved or replaced while undo ran; nothing was deleted`);
-    await unlink(folder.at(path.basename(resolved.absPath)));
+    await fsp.unlink(folder.at(path.basename(resolved.absPath)));
   } catch (error) {
     return fail('io_error', `cannot delete ${resolved.relPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   } finally {

@@ -2,13 +2,13 @@
 // beside their target, anywhere in the tree): found with one `rg --files` pass, once the symbol
 // index build is done (or a second after start at the latest), removed unless their writer (pid in
 // the name) is still alive.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { removeStrayTemps, TEMP_PREFIX } from './disk/atomicWrite.js';
 import { ripgrepPath } from './search/ripgrep.js';
 import { intactFolders } from './disk/folders.js';
 import { isAtOrInside } from '../core/containment.js';
 import { realpathOrSelf } from './disk/paths.js';
-import { builtin } from './builtins.js';
 
 /** The longest the sweep waits for `after` (the index build, whose ripgrep pass it would slow down). */
 export const SWEEP_WAIT_MS = 1000;
@@ -58,7 +58,7 @@ export async function sweepStrayTemps(
 
 function listTemps(rg: string, folders: readonly string[]): Promise<string[]> {
   return new Promise((resolve) => {
-    const child = builtin('node:child_process').spawn(rg, ['--files', '--hidden', '--no-ignore', '--no-messages', '--glob', `${TEMP_PREFIX}*`, '--', ...folders], {
+    const child = spawn(rg, ['--files', '--hidden', '--no-ignore', '--no-messages', '--glob', `${TEMP_PREFIX}*`, '--', ...folders], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let out = '';

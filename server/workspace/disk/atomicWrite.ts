@@ -7,8 +7,7 @@
 // them would hold the main thread), 64 at a time.
 
 import { randomBytes } from 'node:crypto';
-import { accessSync, close, closeSync, readdirSync, readFileSync, unlinkSync, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, open as openFile, openSync, renameSync, statSync, write, writeSync, type BigIntStats } from 'node:fs';
-import { copyFile, link, open, readdir, unlink, constants } from 'node:fs/promises';
+import { accessSync, type BigIntStats, close, closeSync, constants, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, open as openFile, openSync, promises as fsp, readdirSync, readFileSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import { fileStamp, readWholeSync } from './fileCodec.js';
@@ -870,7 +869,7 @@ async function carryOverAppend(
   const now = readWholeSync(original, Number(after.size));
   if (read && now.length > read.length && now.subarray(0, read.length).equals(read)) {
     const tail = now.subarray(read.length);
-    const handle = await open(target, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+    const handle = await fsp.open(target, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
     try {
       await handle.writeFile(tail);
       await handle.sync();
@@ -921,7 +920,7 @@ function tempFailure(err: unknown, displayPath: string, replacing: boolean): Fai
 export async function removeStrayTemps(folder: string, isAlive: (pid: number) => boolean = () => false): Promise<number> {
   let entries;
   try {
-    entries = await readdir(folder, { withFileTypes: true });
+    entries = await fsp.readdir(folder, { withFileTypes: true });
   } catch {
     return 0;
   }
@@ -931,7 +930,7 @@ export async function removeStrayTemps(folder: string, isAlive: (pid: number) =>
     const full = path.join(folder, entry.name);
     if (inFlight.has(full) || writerAlive(entry.name, isAlive)) continue;
     try {
-      await unlink(full);
+      await fsp.unlink(full);
       removed++;
     } catch {
       // already gone or not ours to delete
@@ -957,7 +956,7 @@ function writerAlive(name: string, isAlive: (pid: number) => boolean): boolean {
  */
 async function linkExclusive(tempPath: string, target: string): Promise<'linked' | 'exists'> {
   try {
-    await link(tempPath, target);
+    await fsp.link(tempPath, target);
     return 'linked';
   } catch (err) {
     const code = errnoCode(err);
@@ -965,7 +964,7 @@ async function linkExclusive(tempPath: string, target: string): Promise<'linked'
     if (code === undefined || !NO_HARDLINKS.has(code)) throw err;
   }
   try {
-    await copyFile(tempPath, target, constants.COPYFILE_EXCL);
+    await fsp.copyFile(tempPath, target, constants.COPYFILE_EXCL);
     return 'linked';
   } catch (err) {
     if (errnoCode(err) === 'EEXIST') return 'exists';

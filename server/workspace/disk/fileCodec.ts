@@ -3,8 +3,8 @@
 // files are ever opened for reading (a FIFO would block a libuv thread until someone writes to it).
 
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync, type BigIntStats, type Stats } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { type BigIntStats, closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readSync, type Stats, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import { openedAt } from './pinnedFolder.js';
 import { breathe } from '../timeSlice.js';
@@ -61,14 +61,14 @@ export async function readRegularFile(
   // stat by path first: it rejects directories and pipes before anything is opened.
   let st: Stats;
   try {
-    st = await stat(absPath);
+    st = await fsp.stat(absPath);
   } catch (err) {
     return statFailure(err, displayPath);
   }
   const refused = refusedByStat(st, displayPath, maxFileSize);
   if (refused) return refused;
   try {
-    const handle = await open(absPath, OPEN_FLAGS);
+    const handle = await fsp.open(absPath, OPEN_FLAGS);
     try {
       // `confined`: absPath is a checked real path; a folder on it swapped for a link since then must not
       // make this read another file (outside the workspace).

@@ -1,8 +1,7 @@
 // Holds a file's folder open by a verified real path, so that the temp file, the rename and any
 // folders a create makes go into that very folder: on Linux every path goes through /proc/self/fd/N
 // (openat/renameat in effect), so a folder swapped for a symlink afterwards cannot redirect them.
-import { closeSync, constants, fsync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync } from 'node:fs';
-import { lstat, rmdir } from 'node:fs/promises';
+import { closeSync, constants, fsync, lstatSync, mkdirSync, openSync, promises as fsp, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import { errnoCode } from '../../core/errno.js';
@@ -129,7 +128,7 @@ function fdAt(fd: number, realPath: string | Buffer): boolean {
 
 /** Removes folders a failed create made (innermost first); a folder something else filled meanwhile stays. */
 export async function removeFolders(created: readonly string[]): Promise<void> {
-  for (const dir of [...created].reverse()) await rmdir(dir).catch(() => undefined);
+  for (const dir of [...created].reverse()) await fsp.rmdir(dir).catch(() => undefined);
 }
 
 /** Opens a child folder of `parent` without following a symlink; undefined when it does not exist. */
@@ -180,7 +179,7 @@ async function folderFailure(where: string, dir: string, err: unknown, displayPa
   const code = errnoCode(err);
   const shown = shownFolder(where, dir, displayPath);
   if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') {
-    const st = await lstat(probe).catch(() => undefined);
+    const st = await fsp.lstat(probe).catch(() => undefined);
     if (st?.isSymbolicLink()) {
       return fail('outside_workspace', `cannot write ${displayPath}: ${shown} became a symbolic link after the path was checked; nothing written`, { path: displayPath });
     }

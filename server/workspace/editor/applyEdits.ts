@@ -2,8 +2,7 @@
 // refuses stale edits and can undo), closed files atomically on disk or through the editor, previews
 // nowhere. Nothing of a command reaches disk when the editor refuses its part, and nothing is ever
 // written to disk under a document the editor has open.
-import { statSync } from 'node:fs';
-import { readFile, unlink } from 'node:fs/promises';
+import { promises as fsp, statSync } from 'node:fs';
 import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
@@ -300,9 +299,9 @@ async function withEditorReverted(deps: ApplyDeps, failure: Failure, changes: re
 async function removeIfStillOurs(c: PlannedChange): Promise<boolean> {
   const abs = c.snapshot.resolved.absPath;
   try {
-    const now = await readFile(abs);
+    const now = await fsp.readFile(abs);
     if (!now.equals(Buffer.from(c.newText, 'utf8'))) return false;
-    await unlink(abs);
+    await fsp.unlink(abs);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT';

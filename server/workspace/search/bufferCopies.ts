@@ -2,8 +2,7 @@
 // folder `editls-buffers-<pid>-XXXXXX` in the OS temp folder, removed after the run, removed at exit
 // when a run is cut short (removeBufferCopies, from main.ts), and swept at the next start when the
 // process was killed outright (its pid is dead and the folder is older than a search takes).
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
+import { promises as fsp, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -16,12 +15,12 @@ const live = new Set<string>();
 
 /** A new private folder for one run's copies; `done` removes it. */
 export async function makeBufferCopies(): Promise<{ dir: string; done(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   live.add(dir);
   return {
     dir,
     done: async () => {
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      await fsp.rm(dir, { recursive: true, force: true }).catch(() => undefined);
       live.delete(dir);
     },
   };
@@ -46,7 +45,7 @@ export function removeBufferCopies(): void {
 export async function sweepBufferCopies(isAlive: (pid: number) => boolean, tmp = os.tmpdir(), now = Date.now()): Promise<number> {
   let names: string[];
   try {
-    names = await readdir(tmp);
+    names = await fsp.readdir(tmp);
   } catch {
     return 0;
   }
@@ -57,9 +56,9 @@ export async function sweepBufferCopies(isAlive: (pid: number) => boolean, tmp =
     if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
     const dir = path.join(tmp, name);
     try {
-      const st = await stat(dir);
+      const st = await fsp.stat(dir);
       if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || now - st.mtimeMs < STALE_MS) continue;
-      await rm(dir, { recursive: true, force: true });
+      await fsp.rm(dir, { recursive: true, force: true });
       removed++;
     } catch {
       // gone meanwhile, or not ours

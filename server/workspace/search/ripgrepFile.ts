@@ -3,14 +3,13 @@
 // wakes the reader; a file never makes ripgrep wait and wakes nobody. The file is unlinked as soon
 // as it is open, so it is gone when the run ends, also if the process dies. Not on Windows, where
 // an open file cannot be unlinked: the caller then uses a pipe (workspace/search/ripgrep.ts).
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { killer, ripgrepPath, spawnFailure, type Flow, type RipgrepExit } from './ripgrep.js';
 import { inForeground, SLICE_MS } from '../timeSlice.js';
-import { builtin } from '../builtins.js';
 
 export interface FileRun {
   args: readonly string[];
@@ -69,7 +68,7 @@ export async function runRipgrepThroughFile(run: FileRun): Promise<RipgrepExit |
   return new Promise<RipgrepExit>((resolve, reject) => {
     let child: ChildProcess;
     try {
-      child = builtin('node:child_process').spawn(rg, [...run.args], { cwd: run.cwd, stdio: ['ignore', output, 'pipe'], windowsHide: true });
+      child = spawn(rg, [...run.args], { cwd: run.cwd, stdio: ['ignore', output, 'pipe'], windowsHide: true });
     } catch (error) {
       closeSync(output);
       closeSync(fd);

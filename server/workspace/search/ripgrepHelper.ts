@@ -4,12 +4,11 @@
 // The helper, started once while the server is small, forks ripgrep and hands its stdout over as a
 // descriptor; ripgrep's stderr comes back with its exit report. Without a helper (not started, gone,
 // or silent past a deadline) ripgrep is spawned directly, also for the runs that were waiting on it.
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { statSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
-import { builtin } from '../builtins.js';
 
 /** What runRipgrep reads of ripgrep's stdout and stderr: a child's Readable, or a pipe the helper hands over. */
 export interface RipgrepOutput {
@@ -340,7 +339,7 @@ class HelperRun extends EventEmitter implements RipgrepChild {
     const { file, args, cwd } = this.request;
     let child: ChildProcess;
     try {
-      child = builtin('node:child_process').spawn(file, [...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      child = spawn(file, [...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     } catch (error) {
       this.fail(error instanceof Error ? error.message : String(error));
       return;
@@ -675,7 +674,7 @@ export interface RipgrepHelperHandle {
 export function startRipgrepHelper(nodePath: string): RipgrepHelperHandle | undefined {
   if (!helper || helper.broken) {
     try {
-      const child = builtin('node:child_process').spawn(nodePath, ['-e', HELPER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], windowsHide: true });
+      const child = spawn(nodePath, ['-e', HELPER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], windowsHide: true });
       if (child.pid === undefined) {
         child.on('error', () => undefined);
         return undefined;
@@ -708,5 +707,5 @@ export function startRipgrepAhead(file: string, args: readonly string[], cwd: st
  */
 export function spawnRipgrep(file: string, args: readonly string[], cwd: string | undefined, withStdin: boolean, pattern?: string): RipgrepChild {
   if (!withStdin && helper && !helper.broken) return helper.spawn(file, args, cwd, pattern);
-  return builtin('node:child_process').spawn(file, pattern === undefined ? [...args] : withPattern(args, ['-e', pattern]), { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;
+  return spawn(file, pattern === undefined ? [...args] : withPattern(args, ['-e', pattern]), { cwd, stdio: [withStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcess & RipgrepChild;
 }

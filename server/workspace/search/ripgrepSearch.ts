@@ -9,8 +9,7 @@
 // (still at its real path inside the scope, its bytes those ripgrep printed), and one that is not is
 // dropped with a note (a folder swapped for a link is never followed).
 import { isUtf8 } from 'node:buffer';
-import { realpathSync, statSync } from 'node:fs';
-import { stat, writeFile } from 'node:fs/promises';
+import { promises as fsp, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Result } from '../../core/result.js';
 import { SearchCollector, type FileHits, type SearchLine } from '../../core/search/collect.js';
@@ -616,7 +615,7 @@ const IO_CONCURRENCY = 8;
 
 async function isSpecialFile(abs: string): Promise<boolean> {
   try {
-    const st = await stat(abs);
+    const st = await fsp.stat(abs);
     return !st.isFile() && !st.isDirectory();
   } catch {
     return false;
@@ -639,7 +638,7 @@ async function searchBuffers(
   const dir = copies.dir;
   try {
     await eachLimited(buffers.length, IO_CONCURRENCY, (i) =>
-      req.signal.aborted ? undefined : writeFile(path.join(dir, `b${i}`), buffers[i]!.text, { mode: 0o600, flag: 'wx' }),
+      req.signal.aborted ? undefined : fsp.writeFile(path.join(dir, `b${i}`), buffers[i]!.text, { mode: 0o600, flag: 'wx' }),
     );
     if (req.signal.aborted) return cancelled();
     const lines: SearchLine[][] = buffers.map(() => []);
