@@ -52,8 +52,25 @@ const oneCopyOfLsp = {
   },
 };
 
+// vscode-jsonrpc's Node entry requires node:crypto at load (about 5 ms of start-up) for the random
+// names of pipe transports, which `editls --stdio` never makes: the require is made on first use of
+// randomBytes. A vscode-jsonrpc whose line reads otherwise fails the build, so that this is revisited.
+const jsonrpcCryptoOnUse = {
+  name: 'jsonrpc-crypto-on-use',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]vscode-jsonrpc[\\/]lib[\\/]node[\\/]main\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const eager = 'const crypto_1 = require("crypto");';
+      if (text.split(eager).length !== 2 || /crypto_1\.(?!randomBytes\b)/.test(text)) throw new Error(`esbuild.mjs: ${args.path} no longer requires crypto as jsonrpcCryptoOnUse expects`);
+      return { contents: text.replace(eager, 'const crypto_1 = { get randomBytes() { return require("crypto").randomBytes; } };'), loader: 'js' };
+    });
+  },
+};
+
 const CACHE = 'dist/editls-server.cache';
 rmSync(CACHE, { force: true });
+// What a start wrote after checking the last cache's hashes (server/launch.ts).
+rmSync('dist/editls-server.checked', { force: true });
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 
@@ -70,7 +87,7 @@ await build({
   // names, for CPU profiles (BENCH_SERVER_NODE_ARGS="--cpu-prof" in test/bench/server.mjs).
   minify: process.env.EDITLS_NO_MINIFY !== '1',
   external: ['@vscode/ripgrep'],
-  plugins: [noAjv, zodEnglishOnly, oneCopyOfLsp],
+  plugins: [noAjv, zodEnglishOnly, oneCopyOfLsp, jsonrpcCryptoOnUse],
   logLevel: 'warning',
 });
 

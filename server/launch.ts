@@ -5,34 +5,83 @@
 // made for another bundle, Node version or V8 flags, the bundle is compiled as usual.
 // EDITLS_WRITE_CODE_CACHE=FILE writes the cache at exit (the build's warm-up);
 // EDITLS_LOG_CODE_CACHE=1 says on stderr whether the cache was used.
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 
 const bundle = path.join(__dirname, 'editls-server.js');
 const cacheFile = path.join(__dirname, 'editls-server.cache');
+/** Where a start that checked the cache's hashes notes the two files as they were then (see below). */
+const checkedFile = path.join(__dirname, 'editls-server.checked');
 
-const bytes = readFileSync(bundle);
+/**
+ * A file's bytes and its identity once they are read (device, inode, size, modification and change
+ * times in ns): a write during the read changes the change time the identity holds.
+ */
+function readWithStamp(file: string): { bytes: Buffer; stamp: string } {
+  const fd = openSync(file, 'r');
+  try {
+    const bytes = readFileSync(fd);
+    const st: BigIntStats = fstatSync(fd, { bigint: true });
+    return { bytes, stamp: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// node:crypto only when a hash is computed: a start that needs none does not load it (~5 ms).
+const sha1 = (data: Buffer): string => (require('node:crypto') as typeof import('node:crypto')).createHash('sha1').update(data).digest('hex');
+
+const { bytes, stamp: bundleStamp } = readWithStamp(bundle);
 const source = bytes.toString('utf8');
 // V8 checks a cache against its own version, its flags and the source's length only, and crashes
 // on a damaged one: the cache's first line holds the hash of the bundle it was made from and the
-// hash of the rest of the file (checking both costs about 2 ms).
-const sha1 = (data: Buffer) => createHash('sha1').update(data).digest('hex');
-const bundleHash = sha1(bytes);
+// hash of the rest of the file. Checking both costs 3-4 ms, so a start that checked them writes down
+// both files' identity (editls-server.checked); later starts whose files have that identity still
+// skip the hashes. Any write to a file changes its change time, and a file replaced is another
+// inode, so an edited bundle or a damaged cache is hashed, and refused, again. Where the folder is
+// read-only, every start checks the hashes.
 let cachedData: Buffer | undefined;
 let unused = '';
+let checkedBefore = false;
 try {
-  const data = readFileSync(cacheFile);
-  const firstLine = /^editls code cache ([0-9a-f]{40}) ([0-9a-f]{40})\n/.exec(data.subarray(0, 120).toString('latin1'));
-  const rest = data.subarray(firstLine?.[0].length ?? 0);
+  const cache = readWithStamp(cacheFile);
+  const firstLine = /^editls code cache ([0-9a-f]{40}) ([0-9a-f]{40})\n/.exec(cache.bytes.subarray(0, 120).toString('latin1'));
+  const rest = cache.bytes.subarray(firstLine?.[0].length ?? 0);
+  const checked = firstLine === null ? '' : `${firstLine[0].trim()} ${bundleStamp} ${cache.stamp}\n`;
+  checkedBefore = checked !== '' && readOr(checkedFile) === checked;
   if (firstLine === null) unused = 'the cache file is not one';
-  else if (firstLine[1] !== bundleHash) unused = 'the cache was made from another bundle';
+  else if (checkedBefore) cachedData = rest;
+  else if (firstLine[1] !== sha1(bytes)) unused = 'the cache was made from another bundle';
   else if (firstLine[2] !== sha1(rest)) unused = 'the cache is damaged';
-  else cachedData = rest;
+  else {
+    cachedData = rest;
+    noteChecked(checked);
+  }
 } catch (error) {
   unused = `no cache (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
 }
+
+/** The file's text, or '' when it cannot be read. */
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, 'latin1');
+  } catch {
+    return '';
+  }
+}
+
+/** Writes editls-server.checked (atomically); a folder editls may not write to keeps none. */
+function noteChecked(text: string): void {
+  const temp = `${checkedFile}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text, { flag: 'wx' });
+    renameSync(temp, checkedFile);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
 // Node's own CommonJS wrapper, written out: node:module (for its `wrap`) would load Node's ES module
 // loader at every start (13 internal modules, about 1 ms).
 const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
@@ -43,14 +92,16 @@ const script = new vm.Script(wrapped, {
 // No importModuleDynamically: the bundle has no import() of its own (Node 22 and later refuse one
 // in a vm.Script without --experimental-vm-modules); it requires @vscode/ripgrep.
 if (cachedData !== undefined && script.cachedDataRejected === true) unused = 'V8 rejected the cache (another Node version or other V8 flags)';
-if (process.env.EDITLS_LOG_CODE_CACHE === '1') process.stderr.write(`editls: code cache ${unused === '' ? 'used' : `not used: ${unused}`}\n`);
+if (process.env.EDITLS_LOG_CODE_CACHE === '1') {
+  process.stderr.write(`editls: code cache ${unused !== '' ? `not used: ${unused}` : checkedBefore ? 'used (its files unchanged since a start checked them)' : 'used'}\n`);
+}
 
 const out = process.env.EDITLS_WRITE_CODE_CACHE;
 if (out !== undefined && out !== '') {
   // At exit, so that the functions the session compiled are in it.
   process.on('exit', () => {
     const data = script.createCachedData();
-    writeFileSync(`${out}.tmp`, Buffer.concat([Buffer.from(`editls code cache ${bundleHash} ${sha1(data)}\n`), data]));
+    writeFileSync(`${out}.tmp`, Buffer.concat([Buffer.from(`editls code cache ${sha1(bytes)} ${sha1(data)}\n`), data]));
     renameSync(`${out}.tmp`, out);
   });
 }

@@ -3,11 +3,13 @@
 // Written atomically; records of editls processes proven gone (their socket refuses connections)
 // are removed with their sockets when listed. A pid check alone proves nothing: across pid namespaces
 // (a sandboxed agent sharing the runtime folder) a live editor's pid looks dead.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+
+/** node:crypto, loaded on first use rather than at start-up (docs/performance.md, "Start-up"). */
+const crypto = () => process.getBuiltinModule('node:crypto');
 
 export const recordSchema = z.object({
   pid: z.number().int().positive(),
@@ -26,27 +28,27 @@ export function recordPath(dir: string, pid: number): string {
 
 /** The local endpoint for `pid`: a Unix-domain socket in the folder, or a named pipe on Windows. */
 export function endpointPath(dir: string, pid: number, windows: boolean): string {
-  return windows ? `\\\\.\\pipe\\editls-${pid}-${randomBytes(8).toString('hex')}` : path.join(dir, `${pid}.sock`);
+  return windows ? `\\\\.\\pipe\\editls-${pid}-${crypto().randomBytes(8).toString('hex')}` : path.join(dir, `${pid}.sock`);
 }
 
 export function newToken(): string {
-  return randomBytes(16).toString('hex');
+  return crypto().randomBytes(16).toString('hex');
 }
 
 function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
+  return crypto().createHash('sha256').update(s).digest();
 }
 
 /** Whether `given` is the token (also the IDE servers' check, server/ide/). */
 export function tokenMatches(expected: string, given: unknown): boolean {
   // Digests have one length, so the compare is constant-time whatever the agent sent.
-  return timingSafeEqual(digest(expected), digest(typeof given === 'string' ? given : ''));
+  return crypto().timingSafeEqual(digest(expected), digest(typeof given === 'string' ? given : ''));
 }
 
 /** Writes the record through a temporary file (mode 0600) and a rename, so a reader never sees half of it. */
 export function writeRecord(dir: string, record: DiscoveryRecord): void {
   const target = recordPath(dir, record.pid);
-  const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${target}.${crypto().randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, JSON.stringify(record), { mode: 0o600, flag: 'wx' });
   chmodSync(temp, 0o600);
   renameSync(temp, target);

@@ -10,7 +10,6 @@ import type { JournalFile } from '../commands/ports/review.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import type { Settings } from '../settings.js';
 import { applyChanges, DiskWriteAhead } from './editor/applyEdits.js';
-import { builtin } from './builtins.js';
 import { readTextFile } from './disk/fileCodec.js';
 import type { KeyedMutex } from './keyedMutex.js';
 import type { OpenDocuments } from './editor/openDocuments.js';
@@ -120,7 +119,8 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     journal: state.journal.viewFor(state.requester),
     removeCreatedFile: (resolved, file) => removeCreatedFile(state, resolved, file),
     memoryRoom: () => {
-      const heap = builtin('node:v8').getHeapStatistics();
+      // Loaded here, not at start-up (docs/performance.md, "Start-up").
+      const heap = process.getBuiltinModule('node:v8').getHeapStatistics();
       return heap.heap_size_limit - heap.used_heap_size;
     },
     log: state.log,

@@ -1,10 +1,12 @@
 // dist/editls.js (server/launch.ts) runs the bundle through the V8 code cache the build wrote, and
 // only a cache made from that very bundle, undamaged, for this Node and these V8 flags: a bundle
 // edited after the build (even to the same length, which V8 alone would not notice), a damaged or
-// missing cache, or other V8 flags start as usual, running the bundle's own code. Needs
-// `node esbuild.mjs` first (npm test runs it).
+// missing cache, or other V8 flags start as usual, running the bundle's own code. A start that
+// checked the hashes notes both files' identity (editls-server.checked) and later starts skip the
+// hashes while the files keep it; any write to either file changes it. Needs `node esbuild.mjs`
+// first (npm test runs it).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,14 +35,46 @@ function run(dist: string, args: string[], nodeArgs: string[] = []) {
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
+const USED = 'editls: code cache used\n';
+const USED_AS_CHECKED = 'editls: code cache used (its files unchanged since a start checked them)\n';
+
 describe('the code cache of dist/editls.js', () => {
   it('the build wrote one and a start uses it', () => {
     expect(readFileSync(path.join(DIST, 'editls-server.cache')).subarray(0, 18).toString()).toBe('editls code cache ');
-    expect(run(DIST, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: 'editls: code cache used\n' });
+    const r = run(DIST, ['--version']);
+    expect({ ...r, stderr: r.stderr === USED_AS_CHECKED ? USED : r.stderr }).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: USED });
+  });
+
+  it('a start checks the hashes once; later starts of the same files skip them, and the files stay out of the package', () => {
+    const dist = distCopy();
+    // Copied files are other inodes: a note copied along from dist/ does not hold for them.
+    expect(run(dist, ['--version']).stderr).toBe(USED);
+    const note = readFileSync(path.join(dist, 'editls-server.checked'), 'latin1');
+    expect(note).toMatch(/^editls code cache [0-9a-f]{40} [0-9a-f]{40}( \d+:\d+:\d+:\d+:\d+){2}\n$/);
+    expect(run(dist, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: USED_AS_CHECKED });
+    expect(run(dist, ['--version']).stderr).toBe(USED_AS_CHECKED);
+    // A note that does not match (another build's, a damaged one) is checked again and rewritten.
+    writeFileSync(path.join(dist, 'editls-server.checked'), note.replace(/ \d+:/, ' 1:'));
+    expect(run(dist, ['--version']).stderr).toBe(USED);
+    expect(readFileSync(path.join(dist, 'editls-server.checked'), 'latin1')).toBe(note);
+    expect(readdirSync(dist).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const files = (JSON.parse(readFileSync(path.resolve(DIST, '../package.json'), 'utf8')) as { files: string[] }).files;
+    expect(files).toContain('!dist/editls-server.checked');
+  });
+
+  it('where the note cannot be written, every start checks the hashes and uses the cache', () => {
+    const dist = distCopy();
+    rmSync(path.join(dist, 'editls-server.checked'), { force: true });
+    mkdirSync(path.join(dist, 'editls-server.checked')); // what a read-only folder does to the write
+    expect(run(dist, ['--version']).stderr).toBe(USED);
+    expect(run(dist, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: USED });
+    expect(readdirSync(dist).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('a bundle edited after the build (same length) runs its own code, not the cached one', () => {
     const dist = distCopy();
+    expect(run(dist, ['--version']).stderr).toBe(USED); // the note of a checked start exists before the edit
+    expect(existsSync(path.join(dist, 'editls-server.checked'))).toBe(true);
     const bundle = path.join(dist, 'editls-server.js');
     const text = readFileSync(bundle, 'utf8');
     expect(text).toContain('usage: editls [--stdio]');
@@ -54,6 +88,7 @@ describe('the code cache of dist/editls.js', () => {
   it('a damaged, foreign or missing cache is not used, and editls starts', () => {
     const dist = distCopy();
     const cache = path.join(dist, 'editls-server.cache');
+    expect(run(dist, ['--version']).stderr).toBe(USED); // checked and noted before the damage
     const good = readFileSync(cache);
     // Bytes changed after the first line: V8 would crash deserialising them.
     const damaged = Buffer.from(good);

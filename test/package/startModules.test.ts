@@ -1,6 +1,7 @@
 // What `editls --stdio` loads before it answers `initialize`: none of the Node built-ins it needs only
-// later (workspace/builtins.ts: worker threads, V8's heap figures, fs/promises, perf_hooks, Node's
-// ES module loader), and not @vscode/ripgrep (child_process, net and crypto are vscode-jsonrpc's own). Each costs start-up 1-4 ms
+// later (worker threads, V8's heap figures, crypto, fs/promises, perf_hooks, Node's ES module loader;
+// the code reaches them through process.getBuiltinModule or fs.promises where it uses them), and
+// not @vscode/ripgrep (child_process and net are vscode-languageserver's own). Each costs start-up 1-4 ms
 // (docs/performance.md, "Start-up"). The real dist/editls.js, with a preload that records
 // process.moduleLoadList when the first byte of the answer is written. Needs `node esbuild.mjs` first.
 import { spawn } from 'node:child_process';
@@ -58,7 +59,7 @@ describe('editls --stdio start-up', () => {
     const { builtins, ripgrep } = await loadedAtAnswer();
     // The preload itself loads fs and path only, which every start loads anyway.
     expect(builtins).toContain('vm');
-    const later = ['worker_threads', 'v8', 'internal/fs/promises', 'perf_hooks', 'internal/modules/esm/loader'];
+    const later = ['worker_threads', 'v8', 'crypto', 'internal/fs/promises', 'perf_hooks', 'internal/modules/esm/loader'];
     expect(later.filter((m) => builtins.includes(m))).toEqual([]);
     expect(ripgrep).toBe(false);
   });

@@ -6,7 +6,6 @@
 // files' creation and writing too (creating a file costs the file system ~0.1-0.2 ms: thousands of
 // them would hold the main thread), 64 at a time.
 
-import { randomBytes } from 'node:crypto';
 import { accessSync, type BigIntStats, close, closeSync, constants, fchmodSync, fchownSync, fstatSync, fsync, lstatSync, open as openFile, openSync, promises as fsp, readdirSync, readFileSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../core/result.js';
@@ -177,7 +176,7 @@ let randomPool = Buffer.alloc(0);
 let randomAt = 0;
 function randomHex(bytes: number): string {
   if (randomAt + bytes > randomPool.length) {
-    randomPool = randomBytes(4096);
+    randomPool = process.getBuiltinModule('node:crypto').randomBytes(4096);
     randomAt = 0;
   }
   randomAt += bytes;

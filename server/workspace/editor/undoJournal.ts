@@ -3,7 +3,6 @@
 // and whose command it was (the editor's user, or one attached agent): each requester sees and
 // undoes only its own. Kept in memory, at most `undoDepth` changes per file (all requesters
 // together); nothing of the file's text is kept beyond the replaced spans.
-import { createHash } from 'node:crypto';
 import { piecesOf, throughEdits, type EditedText } from '../../core/text/editedText.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { JournalEntry, JournalFile, UndoJournalView } from '../../commands/ports/review.js';
@@ -33,7 +32,7 @@ export interface RecordedChange {
  * one encoding of all of it is built.
  */
 export function textDigest(text: string | EditedText): string {
-  const hash = createHash('sha256');
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
   for (const piece of piecesOf(text)) {
     for (let at = 0; at < piece.length; at += DIGEST_CHUNK) hash.update(piece.length <= DIGEST_CHUNK ? piece : piece.slice(at, at + DIGEST_CHUNK), 'utf16le');
   }

@@ -3,7 +3,6 @@
 // terminated. Keeps a small pool of warm workers; the worker code is core's scanRegex source text.
 import type { Worker } from 'node:worker_threads';
 import { scanRegex, type ScanJob, type ScanReply } from '../../core/edits/regexScan.js';
-import { builtin } from '../builtins.js';
 
 /** Texts at least this long go to the worker as transferred UTF-16 bytes (one copy each way, exact for
  *  lone surrogates) instead of a structured-clone string. */
@@ -160,7 +159,8 @@ export class RegexRunner {
   }
 
   private spawn(): Worker {
-    const { Worker } = builtin('node:worker_threads');
+    // Loaded with the first worker, not at start-up (docs/performance.md, "Start-up").
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     // An idle worker that dies (it should not) is simply dropped from the pool.
     worker.on('exit', () => {

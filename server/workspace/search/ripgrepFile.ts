@@ -4,7 +4,6 @@
 // as it is open, so it is gone when the run ends, also if the process dies. Not on Windows, where
 // an open file cannot be unlinked: the caller then uses a pipe (workspace/search/ripgrep.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +44,7 @@ export async function runRipgrepThroughFile(run: FileRun): Promise<RipgrepExit |
   if (os.platform() === 'win32') return undefined;
   const rg = await ripgrepPath();
   if (run.signal?.aborted) return { code: null, stopped: false, cancelled: true, stderr: '', sawSummary: false, malformed: [] };
-  const file = path.join(run.tempDir ?? os.tmpdir(), `editls-rg-${randomBytes(8).toString('hex')}`);
+  const file = path.join(run.tempDir ?? os.tmpdir(), `editls-rg-${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}`);
   let writeFd: number | undefined;
   let readFd: number | undefined;
   try {
