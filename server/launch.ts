@@ -5,7 +5,7 @@
 // made for another bundle, Node version or V8 flags, the bundle is compiled as usual.
 // EDITLS_WRITE_CODE_CACHE=FILE writes the cache at exit (the build's warm-up);
 // EDITLS_LOG_CODE_CACHE=1 says on stderr whether the cache was used.
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 
@@ -62,12 +62,16 @@ try {
   unused = `no cache (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
 }
 
-/** The file's text, or '' when it cannot be read. */
+/** The regular file's text, or '' when it cannot be read (opened without blocking: a FIFO put there never stops a start). */
 function readOr(file: string): string {
+  let fd: number | undefined;
   try {
-    return readFileSync(file, 'latin1');
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'latin1') : '';
   } catch {
     return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -69,6 +69,12 @@ describe('the code cache of dist/editls.js', () => {
     expect(run(dist, ['--version']).stderr).toBe(USED);
     expect(run(dist, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: USED });
     expect(readdirSync(dist).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // A FIFO in its place is not read (opening it would wait for a writer for ever).
+    rmSync(path.join(dist, 'editls-server.checked'), { recursive: true });
+    if (process.platform !== 'win32') {
+      expect(spawnSync('mkfifo', [path.join(dist, 'editls-server.checked')]).status).toBe(0);
+      expect(run(dist, ['--version'])).toEqual({ status: 0, signal: null, stdout: `editls ${VERSION}\n`, stderr: USED });
+    }
   });
 
   it('a bundle edited after the build (same length) runs its own code, not the cached one', () => {
