@@ -200,9 +200,12 @@ describe('VS Code 1.139 (code-server, headless Chromium): the editls extension',
     });
     await step('the preview summary', () => wb.notification('preview'));
     expect(ws.read('e.txt')).toBe('preview me\n');
+    // The preview's summary names editls.applyPreview too ("apply with editls.applyPreview"): it goes
+    // first, and the wait below is for the apply's own summary ("editls.applyPreview: ...").
+    await wb.clearNotifications();
     await step('editls: Apply Preview', () => wb.palette('editls: Apply Preview'));
     await step('applied to e.txt (closed: on disk)', async () => {
-      await wb.notification('editls.applyPreview');
+      await wb.notification('editls.applyPreview:');
     });
     expect(readFileSync(path.join(ws.root, 'e.txt'), 'utf8')).toBe('applied me\n');
     await wb.clearNotifications();
