@@ -56,6 +56,7 @@ export async function startClaudeIde(host: IdeHost, place: ClaudePlace): Promise
   // ws and the MCP SDK are loaded at the first upgrade (claudeConnection.ts); until then a plain HTTP
   // server listens, answering what ws answers a request that is no upgrade.
   let loaded: typeof import('./claudeConnection.js') | undefined;
+  let closed = false;
   let acceptor: Promise<ReturnType<(typeof import('./claudeConnection.js'))['webSocketAcceptor']>> | undefined;
   const httpServer = http.createServer((_req, res) => {
     res.writeHead(426, { 'Content-Type': 'text/plain' });
@@ -69,7 +70,8 @@ export async function startClaudeIde(host: IdeHost, place: ClaudePlace): Promise
       return m.webSocketAcceptor(host, { maxPayload: host.maxBodyBytes(), verify }, connections);
     });
     acceptor.then(
-      (accept) => accept(req, socket, head),
+      // An upgrade that waited for the code while the server closed is dropped, not accepted.
+      (accept) => (closed ? socket.destroy() : accept(req, socket, head)),
       (error: unknown) => {
         host.log(`Claude Code connection refused: ${error instanceof Error ? error.message : String(error)}`);
         socket.destroy();
@@ -107,6 +109,7 @@ export async function startClaudeIde(host: IdeHost, place: ClaudePlace): Promise
       return ready.length > 0;
     },
     close: () => {
+      closed = true;
       removeDiscoveryFile(file);
       for (const c of connections) loaded?.endConnection(c);
       connections.clear();

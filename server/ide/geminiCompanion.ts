@@ -54,6 +54,7 @@ export async function startGeminiCompanion(host: IdeHost, place: GeminiPlace): P
 
   // The sessions' code (the MCP SDK, Hono, Node's fetch) is loaded at the first initialize.
   let loaded: typeof import('./geminiSession.js') | undefined;
+  let closed = false;
   let loading: Promise<typeof import('./geminiSession.js')> | undefined;
   const sessionCode = () => (loading ??= import('./geminiSession.js').then((m) => (loaded = m)));
   const httpServer = http.createServer((req, res) => void serve(req, res));
@@ -69,6 +70,7 @@ export async function startGeminiCompanion(host: IdeHost, place: GeminiPlace): P
       if (req.method !== 'POST' || !isInitialize(body)) return answer(res, typeof id === 'string' ? 404 : 400, typeof id === 'string' ? 'unknown session' : 'no session: initialize first');
       if (sessions.size >= MAX_SESSIONS) return answer(res, 503, `editls serves at most ${MAX_SESSIONS} Gemini CLI sessions at once`);
       const code = await sessionCode();
+      if (closed) return answer(res, 503, 'editls is closing its Gemini CLI companion');
       // Another request may have opened the session space meanwhile: counted again.
       if (sessions.size >= MAX_SESSIONS) return answer(res, 503, `editls serves at most ${MAX_SESSIONS} Gemini CLI sessions at once`);
       session = code.openSession(host, sessions);
@@ -99,6 +101,7 @@ export async function startGeminiCompanion(host: IdeHost, place: GeminiPlace): P
     mentionable: () => false,
     mention: () => false,
     close: () => {
+      closed = true;
       removeDiscoveryFile(file);
       for (const s of sessions.values()) loaded?.endSession(s);
       sessions.clear();
