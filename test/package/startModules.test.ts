@@ -18,10 +18,13 @@ const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../di
 const dir = mkdtempSync(path.join(os.tmpdir(), 'editls-start-modules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The modules loaded when the answer to `initialize` is written, and whether @vscode/ripgrep was required by then. */
-async function loadedAtAnswer(): Promise<{ builtins: string[]; ripgrep: boolean }> {
-  const out = path.join(dir, 'loaded.json');
-  const preload = path.join(dir, 'preload.cjs');
+/**
+ * A preload for editls recording the loaded built-ins, and whether @vscode/ripgrep is loaded, in
+ * `folder`/loaded.json when editls writes a message: at its first write only, or at each.
+ */
+function recorder(folder: string, firstOnly: boolean): { preload: string; read: () => { builtins: string[]; ripgrep: boolean } } {
+  const out = path.join(folder, 'loaded.json');
+  const preload = path.join(folder, 'preload.cjs');
   writeFileSync(
     preload,
     [
@@ -29,7 +32,7 @@ async function loadedAtAnswer(): Promise<{ builtins: string[]; ripgrep: boolean 
       'const write = process.stdout.write.bind(process.stdout);',
       'let first = true;',
       'process.stdout.write = (...args) => {',
-      '  if (first) {',
+      `  if (first || ${!firstOnly}) {`,
       '    first = false;',
       "    const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));",
       "    const ripgrep = Object.keys(require.cache).some((f) => f.includes('@vscode' + require('path').sep + 'ripgrep'));",
@@ -39,6 +42,12 @@ async function loadedAtAnswer(): Promise<{ builtins: string[]; ripgrep: boolean 
       '};',
     ].join('\n'),
   );
+  return { preload, read: () => JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; ripgrep: boolean } };
+}
+
+/** The modules loaded when the answer to `initialize` is written, and whether @vscode/ripgrep was required by then. */
+async function loadedAtAnswer(): Promise<{ builtins: string[]; ripgrep: boolean }> {
+  const { preload, read } = recorder(dir, true);
   const child = spawn(process.execPath, ['-r', preload, BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
   child.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
@@ -54,7 +63,7 @@ async function loadedAtAnswer(): Promise<{ builtins: string[]; ripgrep: boolean 
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGKILL');
   await exited;
-  return JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; ripgrep: boolean };
+  return read();
 }
 
 /** A frame for editls's stdin. */
@@ -87,20 +96,7 @@ describe('editls --stdio start-up', () => {
     const claudeDir = path.join(root, 'claude');
     const tmp = path.join(root, 'tmp');
     for (const d of [folder, tmp]) mkdirSync(d);
-    const out = path.join(root, 'loaded.json');
-    const preload = path.join(root, 'preload.cjs');
-    writeFileSync(
-      preload,
-      [
-        "const fs = require('fs');",
-        'const write = process.stdout.write.bind(process.stdout);',
-        'process.stdout.write = (...args) => {',
-        "  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));",
-        `  fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify(builtins));`,
-        '  return write(...args);',
-        '};',
-      ].join('\n'),
-    );
+    const { preload, read } = recorder(root, false);
     const child = spawn(process.execPath, ['-r', preload, BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, CLAUDE_CONFIG_DIR: claudeDir, TMPDIR: tmp } });
     try {
       let stdout = '';
@@ -113,7 +109,7 @@ describe('editls --stdio start-up', () => {
       await until(() => listening(path.join(claudeDir, 'ide'), /^\d+\.lock$/) && listening(path.join(tmp, 'gemini', 'ide'), /^gemini-ide-server-/));
       child.stdin.write(frame({ id: 2, method: 'workspace/symbol', params: { query: 'x' } }));
       await until(() => stdout.includes('"id":2'));
-      const builtins = JSON.parse(readFileSync(out, 'utf8')) as string[];
+      const { builtins } = read();
       expect(builtins).toContain('http');
       // Hono's node-server loads http2 and Node's fetch (undici), ws loads zlib, https and tls.
       expect(['http2', 'internal/deps/undici/undici', 'zlib', 'https', 'tls'].filter((m) => builtins.includes(m))).toEqual([]);
