@@ -69,7 +69,14 @@ export async function startGeminiCompanion(host: IdeHost, place: GeminiPlace): P
     if (!session) {
       if (req.method !== 'POST' || !isInitialize(body)) return answer(res, typeof id === 'string' ? 404 : 400, typeof id === 'string' ? 'unknown session' : 'no session: initialize first');
       if (sessions.size >= MAX_SESSIONS) return answer(res, 503, `editls serves at most ${MAX_SESSIONS} Gemini CLI sessions at once`);
-      const code = await sessionCode();
+      let code: typeof import('./geminiSession.js');
+      try {
+        code = await sessionCode();
+      } catch (error) {
+        // As claudeCode.ts does: said in the log and to the CLI, never an unanswered request.
+        host.log(`Gemini CLI session refused: ${error instanceof Error ? error.message : String(error)}`);
+        return answer(res, 500, 'editls could not load its Gemini CLI companion');
+      }
       if (closed) return answer(res, 503, 'editls is closing its Gemini CLI companion');
       // Another request may have opened the session space meanwhile: counted again.
       if (sessions.size >= MAX_SESSIONS) return answer(res, 503, `editls serves at most ${MAX_SESSIONS} Gemini CLI sessions at once`);
