@@ -1,11 +1,14 @@
-// Bundles server/main.ts into dist/editls-server.js (Node 20, CommonJS) and server/launch.ts into
-// the executable dist/editls.js (with a shebang) that runs it through V8's code cache, then writes
-// that cache, dist/editls-server.cache, from a short warm-up session (see launch.ts). dist/ is
-// CommonJS (dist/package.json): Node starts a CommonJS entry about 12 ms sooner than an ES module.
+// Bundles server/main.ts into dist/editls-server.js (Node 20, CommonJS: what answers `initialize`),
+// server/session.ts into dist/editls-session.js (the rest, which main.ts loads once the answer is
+// written), and server/launch.ts into the executable dist/editls.js (with a shebang) that runs both
+// through V8's code cache, then writes their caches (dist/editls-server.cache,
+// dist/editls-session.cache) from a short warm-up session (see launch.ts). dist/ is CommonJS
+// (dist/package.json): Node starts a CommonJS entry about 12 ms sooner than an ES module.
 // @vscode/ripgrep stays external: it locates its platform binary relative to its own package.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -67,16 +70,44 @@ const jsonrpcCryptoOnUse = {
   },
 };
 
-const CACHE = 'dist/editls-server.cache';
-rmSync(CACHE, { force: true });
-// What a start wrote after checking the last cache's hashes (server/launch.ts).
-rmSync('dist/editls-server.checked', { force: true });
+// main.ts requires session.ts: in the build that is the second bundle, loaded at run time.
+const sessionApart = {
+  name: 'session-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/session\.js$/ }, () => ({ path: './editls-session.js', external: true }));
+  },
+};
+
+// The second bundle takes the first one's vscode-languageserver (server/sharedLsp.ts: main.ts puts
+// it there before it loads the session) instead of a copy of its own; both of its entry points are
+// that one module, read through one ES module facade (copied once, as oneCopyOfLsp does).
+const sharedLsp = {
+  name: 'shared-lsp',
+  setup(b) {
+    b.onResolve({ filter: /^vscode-languageserver(\/node)?$/ }, () => ({ path: 'facade', namespace: 'shared-lsp' }));
+    b.onResolve({ filter: /^shared-lsp:module$/ }, () => ({ path: 'module', namespace: 'shared-lsp' }));
+    b.onLoad({ filter: /^facade$/, namespace: 'shared-lsp' }, () => ({ contents: "export * from 'shared-lsp:module';", loader: 'js' }));
+    b.onLoad({ filter: /^module$/, namespace: 'shared-lsp' }, () => ({
+      contents: [
+        "const lsp = globalThis[Symbol.for('editls.vscode-languageserver')];",
+        "if (lsp === undefined) throw new Error('dist/editls-session.js is loaded by dist/editls-server.js, which gives it vscode-languageserver');",
+        'module.exports = lsp;',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+const BUNDLES = ['editls-server', 'editls-session'];
+for (const name of BUNDLES) {
+  rmSync(`dist/${name}.cache`, { force: true });
+  // What a start wrote after checking the last cache's hashes (server/launch.ts).
+  rmSync(`dist/${name}.checked`, { force: true });
+}
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 
-await build({
-  entryPoints: ['server/main.ts'],
-  outfile: 'dist/editls-server.js',
+const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -87,18 +118,66 @@ await build({
   // names, for CPU profiles (BENCH_SERVER_NODE_ARGS="--cpu-prof" in test/bench/server.mjs).
   minify: process.env.EDITLS_NO_MINIFY !== '1',
   external: ['@vscode/ripgrep'],
-  plugins: [noAjv, zodEnglishOnly, oneCopyOfLsp, jsonrpcCryptoOnUse],
+  metafile: true,
+  logLevel: 'warning',
+};
+// The symbol index build's ripgrep arguments with the default maxFileSize, up to the folders: main.ts
+// starts that ripgrep ahead with them (server/indexAhead.ts), without the index's code, and the
+// first build uses them rather than making languages.ts's regex again (symbolIndex.ts).
+const probe = await build({
+  stdin: {
+    contents: "export { indexArgsBefore } from './server/workspace/symbols/symbolIndex.ts'; export { SETTINGS_DEFAULTS } from './server/settings.ts';",
+    resolveDir: process.cwd(),
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  write: false,
+  external: ['@vscode/ripgrep'],
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 });
+const probed = { exports: {} };
+new Function('module', 'exports', 'require', probe.outputFiles[0].text)(probed, probed.exports, createRequire(import.meta.url));
+const { maxFileSize } = probed.exports.SETTINGS_DEFAULTS;
+const indexArgs = JSON.stringify({ maxFileSize, before: probed.exports.indexArgsBefore(maxFileSize) });
+
+const server = await build({
+  ...common,
+  entryPoints: ['server/main.ts'],
+  outfile: 'dist/editls-server.js',
+  plugins: [zodEnglishOnly, oneCopyOfLsp, jsonrpcCryptoOnUse, sessionApart],
+  define: { EDITLS_INDEX_ARGS: indexArgs },
+});
+const session = await build({
+  ...common,
+  entryPoints: ['server/session.ts'],
+  outfile: 'dist/editls-session.js',
+  plugins: [noAjv, zodEnglishOnly, sharedLsp],
+  define: { EDITLS_INDEX_ARGS: indexArgs },
+});
+
+// What answers `initialize` stays small: no command, no workspace service, no agent side.
+const serverInputs = Object.keys(server.metafile.inputs);
+const strays = serverInputs.filter((f) => /^server\/(commands\/(?!ids\.ts)|handlers\/|ide\/|mcp\/|attach\/|workspace\/(?!disk\/(paths|folders)\.ts|search\/ripgrep(ToFile|Binary)\.ts|symbols\/indexArgs\.ts)|core\/(?!result|errno|containment))|@modelcontextprotocol|vscode-languageserver-textdocument/.test(f));
+if (strays.length > 0) throw new Error(`esbuild.mjs: dist/editls-server.js takes in what initialize does not need: ${strays.join(', ')}`);
+// One vscode-languageserver: the session's imports of it are the server bundle's.
+const copies = Object.keys(session.metafile.inputs).filter((f) => /node_modules[\\/]vscode-(languageserver(-protocol)?|jsonrpc)[\\/]/.test(f));
+if (copies.length > 0) throw new Error(`esbuild.mjs: dist/editls-session.js bundles a copy of ${copies[0]}`);
 
 // V8 holds a script's source as one-byte characters only when every character is one: a single
 // non-ASCII character (esbuild leaves them in regular expression literals) makes the whole bundle a
-// two-byte string, slower to decode, compile and hash at every start (measured: 3-7 ms).
-const bundled = readFileSync('dist/editls-server.js');
-const nonAscii = bundled.findIndex((byte) => byte > 0x7f);
-if (nonAscii !== -1) {
-  const line = bundled.subarray(0, nonAscii).toString('latin1').split('\n').length;
-  throw new Error(`esbuild.mjs: dist/editls-server.js has a non-ASCII character on line ${line}; escape it in the source (\\uXXXX)`);
+// two-byte string, slower to decode, compile and hash at every start (measured: 3-7 ms). An
+// unminified build (for profiles) keeps the sources' comments, and is not checked.
+for (const name of BUNDLES) {
+  const bundled = readFileSync(`dist/${name}.js`);
+  const nonAscii = bundled.findIndex((byte) => byte > 0x7f);
+  if (nonAscii !== -1 && process.env.EDITLS_NO_MINIFY !== '1') {
+    const line = bundled.subarray(0, nonAscii).toString('latin1').split('\n').length;
+    throw new Error(`esbuild.mjs: dist/${name}.js has a non-ASCII character on line ${line}; escape it in the source (\\uXXXX)`);
+  }
 }
 
 await build({
@@ -118,8 +197,8 @@ await writeCodeCache();
 
 /**
  * A warm-up session of the built server (initialize, a symbol query, an edit, shutdown) with
- * EDITLS_WRITE_CODE_CACHE set, so that the cache holds the functions a session compiles first. A
- * failed warm-up leaves no cache (editls then compiles its bundle at every start) and says so.
+ * EDITLS_WRITE_CODE_CACHE set, so that the caches hold the functions a session compiles first. A
+ * failed warm-up leaves no cache (editls then compiles its bundles at every start) and says so.
  */
 async function writeCodeCache() {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'editls-warmup-'));
@@ -127,7 +206,7 @@ async function writeCodeCache() {
   const uri = pathToFileURL(folder).href;
   const child = spawn(process.execPath, ['dist/editls.js', '--stdio'], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, EDITLS_WRITE_CODE_CACHE: CACHE, EDITLS_LOG_CODE_CACHE: '' },
+    env: { ...process.env, EDITLS_WRITE_CODE_CACHE: 'dist', EDITLS_LOG_CODE_CACHE: '' },
   });
   const send = (message) => {
     const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }));
@@ -170,9 +249,10 @@ async function writeCodeCache() {
     ]);
     const code = await exited;
     if (code !== 0) throw new Error(`the warm-up session exited with ${code}`);
+    for (const name of BUNDLES) if (!existsSync(`dist/${name}.cache`)) throw new Error(`the warm-up session wrote no dist/${name}.cache`);
   } catch (error) {
-    rmSync(CACHE, { force: true });
-    console.warn(`esbuild.mjs: no code cache written (${error instanceof Error ? error.message : String(error)}); editls will compile its bundle at every start`);
+    for (const name of BUNDLES) rmSync(`dist/${name}.cache`, { force: true });
+    console.warn(`esbuild.mjs: no code cache written (${error instanceof Error ? error.message : String(error)}); editls will compile its bundles at every start`);
   } finally {
     clearTimeout(deadline);
     rmSync(folder, { recursive: true, force: true });

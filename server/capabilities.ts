@@ -1,9 +1,10 @@
-// The capabilities editls announces in InitializeResult. Commands come from the registry so the
-// advertised list and what executeCommand serves cannot drift.
+// The capabilities editls announces in InitializeResult. The command ids and code-action kinds come
+// from commands/ids.ts (test/commandIds.test.ts holds them to the registry, so that the advertised
+// list and what executeCommand serves cannot drift), not from the commands' code, which `initialize`
+// does not load.
 import { TextDocumentSyncKind, type ServerCapabilities } from 'vscode-languageserver';
 import type { PositionEncoding } from './core/text/positions.js';
-import { COMMAND_IDS } from './commands/index.js';
-import { CODE_ACTION_KINDS } from './commands/codeActions.js';
+import { CODE_ACTION_KINDS, COMMAND_IDS } from './commands/ids.js';
 
 export function serverCapabilities(encoding: PositionEncoding): ServerCapabilities {
   return {

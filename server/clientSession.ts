@@ -6,7 +6,10 @@ import type { Connection, DidChangeConfigurationParams, InitializeParams } from 
 import type { PositionEncoding } from './core/text/positions.js';
 import { negotiateEncoding } from './protocol/encoding.js';
 import { clientTraits, type ClientTraits } from './protocol/clientTraits.js';
-import { mergeSettings, SETTINGS_DEFAULTS, type Settings } from './settings.js';
+import { SETTINGS_DEFAULTS, type Settings } from './settings.js';
+
+/** How settings are read (settingsSchema.ts's mergeSettings): `raw` over `base`, and what was refused. */
+export type MergeSettings = (base: Settings, raw: unknown) => { settings: Settings; warnings: string[] };
 
 export class ClientSession {
   encoding: PositionEncoding = 'utf-16';
@@ -16,6 +19,7 @@ export class ClientSession {
   /** The client registers file watchers for editls (didChangeWatchedFiles, dynamic registration). */
   watchFiles = false;
   private initOptions: unknown;
+  private merge: MergeSettings | undefined;
 
   /** `warn`: how a setting refused or a failed configuration pull is told (window/logMessage). */
   constructor(private readonly warn: (message: string) => void) {}
@@ -26,6 +30,15 @@ export class ClientSession {
     this.initOptions = params.initializationOptions;
     this.name = params.clientInfo?.name ?? 'unknown editor';
     this.watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+  }
+
+  /**
+   * The settings of `initializationOptions`, read with `merge`, as every later read is. Once
+   * `initialize` is answered (its answer needs none of them, and the code that reads them is
+   * loaded after it: main.ts), before any other message is served (server.ts).
+   */
+  readSettings(merge: MergeSettings): void {
+    this.merge = merge;
     this.apply(this.initOptions, { ...SETTINGS_DEFAULTS });
   }
 
@@ -35,7 +48,7 @@ export class ClientSession {
     try {
       const [section] = await connection.workspace.getConfiguration([{ section: 'editls' }]);
       // initializationOptions first, then the client's configuration section over it.
-      const base = mergeSettings({ ...SETTINGS_DEFAULTS }, this.initOptions).settings;
+      const base = this.mergeSettings({ ...SETTINGS_DEFAULTS }, this.initOptions).settings;
       this.apply(section, base);
     } catch (error) {
       this.warn(`workspace/configuration failed: ${error instanceof Error ? error.message : String(error)}; settings kept`);
@@ -48,8 +61,13 @@ export class ClientSession {
     else this.apply(params.settings, this.settings);
   }
 
+  private mergeSettings(base: Settings, raw: unknown): ReturnType<MergeSettings> {
+    if (this.merge === undefined) throw new Error('editls: settings read before readSettings');
+    return this.merge(base, raw);
+  }
+
   private apply(raw: unknown, base: Settings): void {
-    const merged = mergeSettings(base, raw);
+    const merged = this.mergeSettings(base, raw);
     for (const w of merged.warnings) this.warn(w);
     this.settings = merged.settings;
   }

@@ -1,26 +1,22 @@
 // Process entry point: reads argv, creates the stdio connection and starts the server. The only
 // module that touches `process`; it also exits within a second when the client process dies or
 // stdin closes, even when libuv's threadpool is stuck. `editls mcp` starts the MCP server instead.
+// It answers `initialize` with what sessionStart.ts needs alone, and loads the rest of editls
+// (session.ts: a second bundle, dist/editls-session.js, with its own code cache) once the answer is
+// written, holding the client's later messages until then (sessionGate.ts).
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as lsp from 'vscode-languageserver/node';
 import { createConnection, ProposedFeatures, type ResponseMessage } from 'vscode-languageserver/node';
 import { FrameWriter } from './protocol/frameWriter.js';
 import { ResilientMessageReader } from './protocol/resilientReader.js';
 import { SessionGate } from './protocol/sessionGate.js';
-import { SERVER_VERSION, startServer } from './server.js';
-import { startWarmRipgrepHelper } from './workspace/search/ripgrep.js';
-import { removeBufferCopies } from './workspace/search/bufferCopies.js';
-import { z } from 'zod';
-
-// zod compiles each object schema into a parser with new Function at its first parse (1-2 ms each,
-// the first of them while `initialize` is answered); interpreted, a parse of an LSP message or a
-// command's arguments costs ~1 µs more. Both front ends start here.
-z.config({ jitless: true });
-
-// Copies of unsaved buffers a search still had when the process ends (editor or editls mcp) go with it.
-process.on('exit', removeBufferCopies);
+import { answerInitialize, sessionStart } from './sessionStart.js';
+import { SERVER_VERSION } from './version.js';
+import { SHARED_LSP } from './sharedLsp.js';
+import { startIndexAhead } from './indexAhead.js';
 
 const argv = process.argv.slice(2);
 const USAGE =
@@ -64,6 +60,19 @@ if (argv[0] === 'mcp') void runMcp(argv.slice(1));
 else startLsp();
 
 /**
+ * The rest of editls (session.ts). In the build it is the second bundle, dist/editls-session.js (its
+ * require stays a require: esbuild.mjs), which takes this bundle's vscode-languageserver rather
+ * than a copy of its own (sharedLsp.ts); run from the sources it is the module itself.
+ */
+function loadSession(): typeof import('./session.js') {
+  (globalThis as Record<symbol, unknown>)[SHARED_LSP] = lsp;
+  const session = require('./session.js') as typeof import('./session.js');
+  // Copies of unsaved buffers a search still had when the process ends (editor or editls mcp) go with it.
+  process.on('exit', session.removeBufferCopies);
+  return session;
+}
+
+/**
  * `editls mcp`: the MCP server for agents (server/mcp/), initialised only here so LSP start-up does
  * not pay for it. It never returns: the process ends when the agent closes stdin.
  */
@@ -85,9 +94,7 @@ async function runMcp(rest: string[]): Promise<void> {
   }
   process.on('uncaughtException', (error) => process.stderr.write(`editls mcp: uncaught exception: ${error.stack ?? error.message}\n`));
   process.on('unhandledRejection', (reason) => process.stderr.write(`editls mcp: unhandled rejection: ${String(reason)}\n`));
-  // require, not import(): esbuild hoists a dynamically imported module into the bundle's eager code
-  // (the SDK's schemas would be built at every LSP start); a required one is initialised on this call.
-  const { runMcpServer } = require('./mcp/mcpServer.js') as typeof import('./mcp/mcpServer.js');
+  const { runMcpServer, startWarmRipgrepHelper } = loadSession();
   try {
     const { closed } = await runMcpServer({
       root,
@@ -119,6 +126,7 @@ function startLsp(): void {
   // stdio set-up does.
   const stdout = new FrameWriter(process.stdout);
   const gate = new SessionGate((message) => void stdout.write(message));
+  gate.holdAfterInitialize();
   const reader = new ResilientMessageReader(process.stdin, (error) => {
     process.stderr.write(`editls: ${error.message}\n`);
     if (error.code !== -32603) void stdout.write({ jsonrpc: '2.0', id: error.id, error: { code: error.code, message: error.message } } as ResponseMessage);
@@ -162,43 +170,71 @@ function startLsp(): void {
   process.stdin.on('end', exitNow);
   process.stdin.on('close', exitNow);
 
-  startServer(connection, {
-    isProcessAlive,
-    onShutdown: () => {
-      shutdownReceived = true;
-    },
-    onExit: exitNow,
-    // The discovery record and socket agents attach to (`editls mcp`), removed however the process ends.
-    attach: {
-      xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
-      tmpdir: os.tmpdir(),
-      claudeConfigDir: process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'),
-      uid: os.userInfo().uid,
-      pid: process.pid,
-      windows: process.platform === 'win32',
-      onExit: (cleanup) => {
-        process.on('exit', cleanup);
-        for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
-          process.once(signal, () => {
-            cleanup();
-            process.exit(code);
-          });
-        }
-      },
-    },
-    // ripgrep's helper process, started once `initialize` is answered (spawning it costs the answer 10-20 ms)
-    // and while this process is still small (the index is built after `initialized`): searches fork ripgrep
-    // from it, not from the indexed server (workspace/search/ripgrepHelper.ts). Until it runs, and without it
-    // (Windows, where libuv's IPC passes only TCP sockets, not pipes), ripgrep is spawned directly.
-    afterInitialize: process.platform !== 'win32' ? () => startWarmRipgrepHelper(process.execPath) : undefined,
+  // An `exit` before `initialize` (the rest of editls is not loaded then) exits as after it.
+  connection.onExit(exitNow);
+  const start = sessionStart(connection);
+  connection.onInitialize((params) => {
+    // Once the answer is written (vscode-languageserver writes it when this returns): the symbol
+    // index's ripgrep, the rest of editls, then the messages that came meanwhile; also when making
+    // the answer fails (the client hears why, and is served as before). A broken install cannot
+    // serve: it says why and exits.
+    setImmediate(() => {
+      // ripgrep first: it works through the symbol index on another core while the rest loads.
+      const indexAhead = startIndexAhead(start.folders.list);
+      // Not left running when editls ends first (kill does nothing once ripgrep has exited).
+      if (indexAhead !== undefined) process.once('exit', () => indexAhead.kill());
+      let session: typeof import('./session.js');
+      try {
+        session = loadSession();
+      } catch (error) {
+        process.stderr.write(`editls: cannot load the rest of editls (dist/editls-session.js): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        process.exit(1);
+      }
+      session.serveSession(start, { ...sessionHooks(session), indexAhead });
+      gate.release(session.MESSAGE_CHECKS);
+    });
     // Polled every 200 ms, so that the server is gone within a second of its client.
-    watchClientProcess: (pid) => {
+    return answerInitialize(start, params, (pid) => {
       const timer = setInterval(() => {
         if (!isProcessAlive(pid)) exitNow();
       }, 200);
       timer.unref();
-    },
+    });
   });
+  connection.listen();
+
+  function sessionHooks(session: typeof import('./session.js')): import('./server.js').ServerHooks {
+    return {
+      isProcessAlive,
+      onShutdown: () => {
+        shutdownReceived = true;
+      },
+      onExit: exitNow,
+      // The discovery record and socket agents attach to (`editls mcp`), removed however the process ends.
+      attach: {
+        xdgRuntimeDir: process.env.XDG_RUNTIME_DIR || undefined,
+        tmpdir: os.tmpdir(),
+        claudeConfigDir: process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'),
+        uid: os.userInfo().uid,
+        pid: process.pid,
+        windows: process.platform === 'win32',
+        onExit: (cleanup) => {
+          process.on('exit', cleanup);
+          for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['SIGINT', 130]] as const) {
+            process.once(signal, () => {
+              cleanup();
+              process.exit(code);
+            });
+          }
+        },
+      },
+      // ripgrep's helper process, started once `initialize` is answered (spawning it costs the answer 10-20 ms)
+      // and while this process is still small (the index is built after `initialized`): searches fork ripgrep
+      // from it, not from the indexed server (workspace/search/ripgrepHelper.ts). Until it runs, and without it
+      // (Windows, where libuv's IPC passes only TCP sockets, not pipes), ripgrep is spawned directly.
+      afterInitialize: process.platform !== 'win32' ? () => session.startWarmRipgrepHelper(process.execPath) : undefined,
+    };
+  }
 
   process.on('uncaughtException', (error) => {
     process.stderr.write(`editls: uncaught exception: ${error.stack ?? error.message}\n`);

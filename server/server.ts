@@ -4,7 +4,6 @@
 import {
   DidChangeConfigurationNotification,
   ErrorCodes,
-  LogMessageNotification,
   ExecuteCommandRequest,
   CodeActionRequest,
   MessageType,
@@ -29,9 +28,9 @@ import {
 import type { AttachHandle } from './attach/listener.js';
 import { agentRequests, requestInfo, startAgentListener } from './agentRequests.js';
 import { ideServers, type IdeServers } from './ideServers.js';
-import { serverCapabilities } from './capabilities.js';
-import { ClientSession } from './clientSession.js';
-import { WorkspaceFolders } from './workspaceFolders.js';
+import { answerInitialize, sessionStart, type SessionStart } from './sessionStart.js';
+import { SERVER_VERSION } from './version.js';
+import { mergeSettings } from './settingsSchema.js';
 import { executeCommand } from './handlers/executeCommand.js';
 import { codeAction } from './handlers/codeAction.js';
 import { createContext, type ServerState } from './workspace/context.js';
@@ -49,17 +48,24 @@ import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
 import { ProgressReporter } from './workspace/progress.js';
 import { SymbolIndex } from './workspace/symbols/symbolIndex.js';
+import type { RipgrepToFile } from './workspace/search/ripgrepToFile.js';
 import { UndoJournal } from './workspace/editor/undoJournal.js';
 
-export const SERVER_VERSION = '0.1.0';
+export { SERVER_VERSION };
 
 /** Who the editor's own requests are, in the undo journal; each attached agent is `agent:<id>`. */
 const EDITOR_REQUESTER = 'editor';
 
 export interface ServerHooks {
-  /** Called with the client's processId from initialize, so main can exit when it dies. */
+  /** Called with the client's processId from initialize, so main can exit when it dies (startServer). */
   watchClientProcess?: (pid: number) => void;
-  /** Called once `initialize` is answered (on the next turn of the event loop): work that need not delay the answer. */
+  /**
+   * The symbol index build's ripgrep, started once `initialize` was answered (main.ts): the first
+   * build reads it if its arguments are the build's (symbolIndex.ts), else stops it; one the build
+   * has not taken 30 s after this session started is stopped.
+   */
+  indexAhead?: RipgrepToFile;
+  /** Called once `initialize` is answered (on a later turn of the event loop): work that need not delay the answer. */
   afterInitialize?: () => void;
   /** Whether a process is alive (to keep another live editls's temp files during the start-up sweep). */
   isProcessAlive?: (pid: number) => boolean;
@@ -90,13 +96,26 @@ export interface AttachHooks {
   onExit: (cleanup: () => void) => void;
 }
 
+/** A whole session on `connection`, in-process (editls mcp's headless one): answers `initialize`, then serves. */
 export function startServer(connection: Connection, hooks: ServerHooks = {}): void {
-  // Logs go to the client as window/logMessage (never stdout, which carries the protocol).
-  const logAs = (type: MessageType, message: string) => void connection.sendNotification(LogMessageNotification.type, { type, message });
-  const log = (message: string) => logAs(MessageType.Log, message);
-  const warn = (message: string) => logAs(MessageType.Warning, message);
-  const client = new ClientSession(warn);
-  const folders = new WorkspaceFolders(hooks.foldersAreReal);
+  const start = sessionStart(connection, hooks.foldersAreReal);
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const answer = answerInitialize(start, params, hooks.watchClientProcess);
+    serveSession(start, hooks);
+    return answer;
+  });
+  connection.listen();
+}
+
+/**
+ * Everything after `initialize` (answered with `start`, sessionStart.ts): the services every request
+ * shares, their handlers, and the work `initialized` starts. Called once the answer is made: by
+ * startServer, or by main.ts once it has written the answer and loaded this code (session.ts); the
+ * connection is listening, and holds every later message until this has run (sessionGate.ts).
+ */
+export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void {
+  const { connection, client, folders, log, warn } = start;
+  client.readSettings(mergeSettings);
   const documents = new OpenDocuments(() => client.encoding);
   const mutex = new KeyedMutex();
   // Documents whose last workspace/applyEdit went unanswered (deadline or cancel): URI -> version then.
@@ -110,14 +129,20 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   });
   // The symbol index follows open buffers, saves and watched-file events file by file.
   const folderWatch = new FolderWatch(log);
-  const symbols = new SymbolIndex({ folders: () => folderWatch.intact(folders.list), encoding: () => client.encoding, documents, maxFileSize: () => client.settings.maxFileSize, log, startProgress: (title) => progress.start(title, { cancellable: false }) });
+  let indexAhead = hooks.indexAhead;
+  const takeAhead = () => {
+    const ahead = indexAhead;
+    indexAhead = undefined;
+    return ahead;
+  };
+  if (indexAhead !== undefined) setTimeout(() => takeAhead()?.discard(), 30_000).unref();
+  const symbols = new SymbolIndex({ takeAhead, folders: () => folderWatch.intact(folders.list), encoding: () => client.encoding, documents, maxFileSize: () => client.settings.maxFileSize, log, startProgress: (title) => progress.start(title, { cancellable: false }) });
   documents.store.onDidChangeContent((e) => symbols.bufferChanged(e.document.uri));
   documents.store.onDidSave((e) => symbols.fileSaved(e.document.uri));
   documents.store.onDidClose((e) => symbols.bufferClosed(e.document.uri));
   const journal = new UndoJournal(() => client.settings.undoDepth);
   let attachHandle: AttachHandle | undefined;
   let ide: IdeServers | undefined;
-  let editorPid: number | undefined;
   /** Settles once the client's configuration was read after `initialized` (the IDE servers start by it). */
   let configured: Promise<void> = Promise.resolve();
 
@@ -148,20 +173,11 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     ...(ide ? { agents: ide } : {}),
   });
 
-  connection.onInitialize((params: InitializeParams): InitializeResult => {
-    client.initialize(params);
-    folders.initialize(params);
-    if (typeof params.processId === 'number') {
-      editorPid = params.processId;
-      hooks.watchClientProcess?.(params.processId);
-    }
-    // Once answered: locate ripgrep (loading @vscode/ripgrep costs the answer 2-4 ms) before the
-    // index build after `initialized` needs it (a missing binary is reported by that build).
-    setImmediate(() => {
-      ripgrepPath().catch(() => undefined);
-      hooks.afterInitialize?.();
-    });
-    return { capabilities: serverCapabilities(client.encoding), serverInfo: { name: 'editls', version: SERVER_VERSION } };
+  // After the answer: locate ripgrep (loading @vscode/ripgrep costs the answer 2-4 ms) before the
+  // index build after `initialized` needs it (a missing binary is reported by that build).
+  setImmediate(() => {
+    ripgrepPath().catch(() => undefined);
+    hooks.afterInitialize?.();
   });
 
   connection.onInitialized(() => {
@@ -184,7 +200,9 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     void sweepBufferCopies(hooks.isProcessAlive ?? (() => true)).then((n) => {
       if (n > 0) log(`removed ${n} copy folder${n === 1 ? '' : 's'} of unsaved buffers left in the temp folder by a killed editls`);
     });
-    void sweepStrayTemps(() => folderWatch.intact(folders.list), hooks.isProcessAlive ?? (() => true), { after: symbols.built, log }).then((n) => {
+    // A turn after the build: the queries waiting for it are answered first.
+    const afterBuild = symbols.built.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    void sweepStrayTemps(() => folderWatch.intact(folders.list), hooks.isProcessAlive ?? (() => true), { after: afterBuild, log }).then((n) => {
       if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
     });
   });
@@ -198,8 +216,9 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
     ide?.foldersChanged();
     void symbols.rebuild();
   };
-  // vscode-languageserver installs its own handler for this notification during initialize when
-  // the client supports workspace folders; register ours before and after so ours is the one used.
+  // vscode-languageserver installs its own handler for this notification while it takes `initialize`
+  // in, before the answer is made, when the client supports workspace folders: ours replaces it here
+  // (and again at `initialized`, as before), so ours is the one used.
   connection.onNotification(DidChangeWorkspaceFoldersNotification.type, onFoldersChanged);
 
   documents.store.listen(connection);
@@ -251,7 +270,7 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
       previews,
       connection,
       place: hooks.attach,
-      editorPid: () => editorPid,
+      editorPid: () => start.editorPid,
       isProcessAlive: hooks.isProcessAlive ?? (() => true),
       log,
       warn,
@@ -274,5 +293,4 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
   connection.onDidChangeWatchedFiles((params) =>
     symbols.watchedFilesChanged(params.changes.map((c) => ({ uri: c.uri, type: c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed' }))),
   );
-  connection.listen();
 }

@@ -8,9 +8,10 @@ import type { AgentsPort } from './ports/agents.js';
 import type { ApplyPort } from './ports/apply.js';
 import type { FilesPort } from './ports/files.js';
 import type { ReviewPort } from './ports/review.js';
+import { CODE_ACTION_KINDS } from './ids.js';
 
 /** Every kind editls offers (advertised as codeActionProvider.codeActionKinds). */
-export const CODE_ACTION_KINDS = ['refactor.rewrite', 'source.trimTrailingWhitespace', 'source.normalizeLineEndings', 'source.applyPreviews', 'source.sendToAgent'] as const;
+export { CODE_ACTION_KINDS };
 
 /**
  * Offers for the document at `uri`; `lines` is the selected 1-based line span (undefined for a

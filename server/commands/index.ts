@@ -36,7 +36,8 @@ export const COMMANDS: readonly Command[] = [
   sendToAgentCommand,
 ];
 
-export const COMMAND_IDS: readonly string[] = COMMANDS.map((c) => c.id);
+/** The ids, in this order; the `initialize` answer lists them from ids.ts (test/commandIds.test.ts holds both alike). */
+export { COMMAND_IDS } from './ids.js';
 
 export function findCommand(id: string): Command | undefined {
   return COMMANDS.find((c) => c.id === id);

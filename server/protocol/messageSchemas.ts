@@ -1,7 +1,9 @@
 // The shapes of incoming LSP messages that editls (or vscode-languageserver on its behalf) reads:
 // zod schemas for notification params and for request params, checked at the boundary by
 // sessionGate.ts so that no handler ever sees a `text` that is not a string or a range without `end`.
+// `initialize` is checked without zod (initializeParams.ts), before this is loaded.
 import { z } from 'zod';
+import type { MessageChecks } from './sessionGate.js';
 
 const uint = z.number().int().nonnegative();
 const uri = z.string();
@@ -36,33 +38,8 @@ export const NOTIFICATION_PARAMS: Readonly<Record<string, z.ZodType>> = {
   '$/progress': z.object({ token: progressToken, value: z.unknown() }),
 };
 
-/**
- * InitializeParams as far as they are read (by editls and by vscode-languageserver's features):
- * arrays that get array methods called on them, strings that become paths. Flags are compared with
- * `=== true`, so any value is harmless there and none is refused.
- */
-const initializeParams = z.object({
-  processId: z.number().int().nullish(),
-  clientInfo: maybe(z.object({ name: z.string(), version: z.string().optional() })),
-  rootPath: z.string().nullish(),
-  rootUri: z.string().nullish(),
-  workspaceFolders: z.array(workspaceFolder).nullish(),
-  capabilities: z.object({
-    general: maybe(z.object({ positionEncodings: maybe(z.array(z.string())) })),
-    workspace: maybe(
-      z.object({
-        workspaceEdit: maybe(z.object({ resourceOperations: maybe(z.array(z.string())) })),
-        didChangeWatchedFiles: maybe(z.object({})),
-      }),
-    ),
-    window: maybe(z.object({})),
-    textDocument: maybe(z.object({})),
-  }),
-});
-
 /** Request params checked before the handler runs (a wrong shape is InvalidParams). `workspace/executeCommand` checks its own. */
 export const REQUEST_PARAMS: Readonly<Record<string, z.ZodType>> = {
-  initialize: initializeParams,
   'textDocument/codeAction': z.object({
     textDocument,
     range,
@@ -73,6 +50,26 @@ export const REQUEST_PARAMS: Readonly<Record<string, z.ZodType>> = {
 
 /** The progress tokens any request may carry. */
 export const PROGRESS_TOKENS = z.object({ workDoneToken: progressToken.optional(), partialResultToken: progressToken.optional() });
+
+/** The gate's checks of every message after `initialize` (sessionGate.ts). */
+export const MESSAGE_CHECKS: MessageChecks = {
+  request(method, params) {
+    const schema = REQUEST_PARAMS[method];
+    if (schema) {
+      const parsed = schema.safeParse(params);
+      if (!parsed.success) return describeIssues(parsed.error);
+    }
+    if (typeof params === 'object' && params !== null && !Array.isArray(params)) {
+      const tokens = PROGRESS_TOKENS.safeParse(params);
+      if (!tokens.success) return describeIssues(tokens.error);
+    }
+    return undefined;
+  },
+  notification(method, params) {
+    const parsed = NOTIFICATION_PARAMS[method]?.safeParse(params);
+    return parsed === undefined || parsed.success ? undefined : describeIssues(parsed.error);
+  },
+};
 
 /** The first few issues of a failed parse, on one line ("textDocument.text: expected string, received number"). */
 export function describeIssues(error: z.ZodError): string {

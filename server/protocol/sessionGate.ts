@@ -1,7 +1,10 @@
 // The rules every incoming message passes before the connection sees it: the LSP lifecycle order
 // (-32002 before `initialize`, one `initialize` only), well-formed ids and methods, one pending
-// request per id, and params of the right shape (messageSchemas.ts). A request it stops gets its
-// error here; a notification it stops is logged (window/logMessage) and dropped.
+// request per id, and params of the right shape (initializeParams.ts for `initialize`, then the
+// checks it is given: messageSchemas.ts). A request it stops gets its
+// error here; a notification it stops is logged (window/logMessage) and dropped. It can also hold
+// every message after `initialize` back, in order, until the server is ready for them (main.ts:
+// while the rest of editls loads after the answer).
 import {
   AbstractMessageReader,
   AbstractMessageWriter,
@@ -13,10 +16,16 @@ import {
   type MessageWriter,
 } from 'vscode-languageserver/node';
 import { invalidArgs } from './errors.js';
-import { describeIssues, NOTIFICATION_PARAMS, PROGRESS_TOKENS, REQUEST_PARAMS } from './messageSchemas.js';
+import { initializeProblem } from './initializeParams.js';
 
 type Id = number | string;
 type Raw = Record<string, unknown>;
+
+/** What is wrong with a message's params, if anything (a short description: "textDocument.text: expected string, received number"). */
+export interface MessageChecks {
+  request(method: string, params: unknown): string | undefined;
+  notification(method: string, params: unknown): string | undefined;
+}
 
 /** LSP's ServerNotInitialized. */
 const SERVER_NOT_INITIALIZED = -32002;
@@ -27,9 +36,18 @@ export class SessionGate {
   private initializedReceived = false;
   /** Requests handed to the connection and not answered yet. */
   private readonly pending = new Set<string>();
+  /** Messages after `initialize` waiting for release(), when holding; where they then go. */
+  private held: Message[] | undefined;
+  private deliverHeld: ((message: Message) => void) | undefined;
 
-  /** `send` writes straight to the client (the gate's own answers and logs). */
-  constructor(private readonly send: (message: Message) => void) {}
+  /**
+   * `send` writes straight to the client (the gate's own answers and logs). `checks` judge every
+   * message after `initialize`; a gate that holds those messages gets them at release() instead.
+   */
+  constructor(
+    private readonly send: (message: Message) => void,
+    private checks?: MessageChecks,
+  ) {}
 
   /** The message to hand to the connection, or undefined when the gate answered or dropped it. */
   admit(message: Message): Message | undefined {
@@ -54,7 +72,7 @@ export class SessionGate {
     }
     const key = idKey(id);
     if (this.pending.has(key)) return this.refuse(id, ErrorCodes.InvalidRequest, `duplicate request id ${JSON.stringify(id)}: a request with this id is still being answered; ${method} was not run`);
-    const problem = requestProblem(method, params);
+    const problem = method === 'initialize' ? initializeProblem(params) : this.checksNow().request(method, params);
     if (problem !== undefined) {
       this.send({ jsonrpc: '2.0', id, error: invalidArgs(`invalid params for ${method}: ${problem}`).toJson() } as Message);
       return undefined;
@@ -72,12 +90,33 @@ export class SessionGate {
       this.initializedReceived = true;
       return message;
     }
-    const schema = NOTIFICATION_PARAMS[method];
-    if (schema) {
-      const parsed = schema.safeParse(params);
-      if (!parsed.success) return this.ignore(method, `its params have the wrong shape (${describeIssues(parsed.error)})`);
-    }
+    const problem = this.checksNow().notification(method, params);
+    if (problem !== undefined) return this.ignore(method, `its params have the wrong shape (${problem})`);
     return message;
+  }
+
+  /** From now on, every message after an admitted `initialize` waits, in order, until release(). */
+  holdAfterInitialize(): void {
+    this.held ??= [];
+  }
+
+  /** Lets the held messages through, in the order they came, judged by `checks`, and stops holding. */
+  release(checks: MessageChecks): void {
+    this.checks = checks;
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const message of held) this.pass(message, this.deliverHeld!);
+  }
+
+  /** A message from the client: admitted (or answered, or dropped) now, or held (see holdAfterInitialize). */
+  pass(message: Message, deliver: (message: Message) => void): void {
+    if (this.held !== undefined && this.initializeReceived) {
+      this.held.push(message);
+      this.deliverHeld = deliver;
+      return;
+    }
+    const admitted = this.admit(message);
+    if (admitted) deliver(admitted);
   }
 
   /** Called for every message the server writes: a response ends its request. */
@@ -96,6 +135,12 @@ export class SessionGate {
     return new GatedWriter(inner, this);
   }
 
+  /** A message after `initialize` is judged only once the gate has checks (it holds them until then). */
+  private checksNow(): MessageChecks {
+    if (this.checks === undefined) throw new Error('editls: a message after initialize reached the session gate before its checks');
+    return this.checks;
+  }
+
   private refuse(id: Id | null, code: number, message: string): undefined {
     this.send({ jsonrpc: '2.0', id, error: { code, message } } as Message);
     return undefined;
@@ -105,19 +150,6 @@ export class SessionGate {
     this.send({ jsonrpc: '2.0', method: 'window/logMessage', params: { type: LOG_WARNING, message: `editls ignored ${method}: ${why}` } } as Message);
     return undefined;
   }
-}
-
-function requestProblem(method: string, params: unknown): string | undefined {
-  const schema = REQUEST_PARAMS[method];
-  if (schema) {
-    const parsed = schema.safeParse(params);
-    if (!parsed.success) return describeIssues(parsed.error);
-  }
-  if (typeof params === 'object' && params !== null && !Array.isArray(params)) {
-    const tokens = PROGRESS_TOKENS.safeParse(params);
-    if (!tokens.success) return describeIssues(tokens.error);
-  }
-  return undefined;
 }
 
 function validId(id: unknown): id is Id {
@@ -141,10 +173,7 @@ class GatedReader extends AbstractMessageReader {
   }
 
   listen(callback: DataCallback): Disposable {
-    return this.inner.listen((message) => {
-      const admitted = this.gate.admit(message);
-      if (admitted) callback(admitted);
-    });
+    return this.inner.listen((message) => this.gate.pass(message, callback));
   }
 }
 

@@ -1,4 +1,5 @@
-// What `editls --stdio` loads before it answers `initialize`: none of the Node built-ins it needs only
+// What `editls --stdio` loads before it answers `initialize`: not the session bundle
+// (dist/editls-session.js, loaded once the answer is written), none of the Node built-ins it needs only
 // later (worker threads, V8's heap figures, crypto, fs/promises, perf_hooks, Node's ES module loader;
 // the code reaches them through process.getBuiltinModule or fs.promises where it uses them), and
 // not @vscode/ripgrep (child_process and net are vscode-languageserver's own). Each costs start-up 1-4 ms
@@ -18,11 +19,18 @@ const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../di
 const dir = mkdtempSync(path.join(os.tmpdir(), 'editls-start-modules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The built-ins loaded, whether @vscode/ripgrep is, and whether the session bundle is (it takes vscode-languageserver from server/sharedLsp.ts's symbol). */
+interface Loaded {
+  builtins: string[];
+  ripgrep: boolean;
+  session: boolean;
+}
+
 /**
  * A preload for editls recording the loaded built-ins, and whether @vscode/ripgrep is loaded, in
  * `folder`/loaded.json when editls writes a message: at its first write only, or at each.
  */
-function recorder(folder: string, firstOnly: boolean): { preload: string; read: () => { builtins: string[]; ripgrep: boolean } } {
+function recorder(folder: string, firstOnly: boolean): { preload: string; read: () => Loaded } {
   const out = path.join(folder, 'loaded.json');
   const preload = path.join(folder, 'preload.cjs');
   writeFileSync(
@@ -36,17 +44,18 @@ function recorder(folder: string, firstOnly: boolean): { preload: string; read: 
       '    first = false;',
       "    const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));",
       "    const ripgrep = Object.keys(require.cache).some((f) => f.includes('@vscode' + require('path').sep + 'ripgrep'));",
-      `    fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify({ builtins, ripgrep }));`,
+      "    const session = Symbol.for('editls.vscode-languageserver') in globalThis;",
+      `    fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify({ builtins, ripgrep, session }));`,
       '  }',
       '  return write(...args);',
       '};',
     ].join('\n'),
   );
-  return { preload, read: () => JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; ripgrep: boolean } };
+  return { preload, read: () => JSON.parse(readFileSync(out, 'utf8')) as Loaded };
 }
 
-/** The modules loaded when the answer to `initialize` is written, and whether @vscode/ripgrep was required by then. */
-async function loadedAtAnswer(): Promise<{ builtins: string[]; ripgrep: boolean }> {
+/** What is loaded when the answer to `initialize` is written. */
+async function loadedAtAnswer(): Promise<Loaded> {
   const { preload, read } = recorder(dir, true);
   const child = spawn(process.execPath, ['-r', preload, BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
@@ -82,7 +91,8 @@ describe('editls --stdio start-up', () => {
     // The first start after a build checks the code cache's hashes (node:crypto) and notes the files
     // (server/launch.ts); later starts do not, and those are the ones measured here.
     expect(spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8', timeout: 30_000 }).status).toBe(0);
-    const { builtins, ripgrep } = await loadedAtAnswer();
+    const { builtins, ripgrep, session } = await loadedAtAnswer();
+    expect(session).toBe(false);
     // The preload itself loads fs and path only, which every start loads anyway.
     expect(builtins).toContain('vm');
     const later = ['worker_threads', 'v8', 'crypto', 'internal/fs/promises', 'perf_hooks', 'internal/modules/esm/loader'];
@@ -109,7 +119,8 @@ describe('editls --stdio start-up', () => {
       await until(() => listening(path.join(claudeDir, 'ide'), /^\d+\.lock$/) && listening(path.join(tmp, 'gemini', 'ide'), /^gemini-ide-server-/));
       child.stdin.write(frame({ id: 2, method: 'workspace/symbol', params: { query: 'x' } }));
       await until(() => stdout.includes('"id":2'));
-      const { builtins } = read();
+      const { builtins, session } = read();
+      expect(session).toBe(true);
       expect(builtins).toContain('http');
       // Hono's node-server loads http2 and Node's fetch (undici), ws loads zlib, https and tls.
       expect(['http2', 'internal/deps/undici/undici', 'zlib', 'https', 'tls'].filter((m) => builtins.includes(m))).toEqual([]);

@@ -1,14 +1,19 @@
 // ripgrep through a temporary file (the symbol index build's runner) with the real binary: the same
 // bytes as through a pipe, no file left behind (it is unlinked before ripgrep starts), stop and
 // cancel kill ripgrep, an unusable folder means "use a pipe", a full disk is recognised, and no
-// output is read while a request is being served (the build steps aside for it).
+// output is read while a request is being served (the build steps aside for it). A run started
+// ahead (ripgrepToFile.ts, as main.ts starts the index build's) is read as one started here, also
+// when it ended before anyone read it; one discarded is killed.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runRipgrep } from '../../server/workspace/search/ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from '../../server/workspace/search/ripgrepFile.js';
+import { startRipgrepToFile } from '../../server/workspace/search/ripgrepToFile.js';
+import { ripgrepPath } from '../../server/workspace/search/ripgrep.js';
 import { inForeground, serving } from '../../server/workspace/timeSlice.js';
+import { spawnSync } from 'node:child_process';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
 const cleanups: (() => void)[] = [];
@@ -127,5 +132,48 @@ describe('ripgrep through a temporary file', () => {
     expect(exit?.code).toBe(0);
     expect(whileServing).toBe(0);
     expect(bytes).toBeGreaterThan(100_000);
+  });
+
+  it('reads a run started ahead as one it starts, also one that ended before it was read', async () => {
+    const w = bigWorkspace();
+    const dir = tempDir();
+    const rg = await ripgrepPath();
+    const args = ['--threads', '1', ...ARGS];
+    const collect = async (started?: ReturnType<typeof startRipgrepToFile>) => {
+      const chunks: Buffer[] = [];
+      const exit = await runRipgrepThroughFile({ args, cwd: w.root, tempDir: dir, onChunk: (c) => (chunks.push(Buffer.from(c)), 'continue') }, started);
+      return { exit, bytes: Buffer.concat(chunks) };
+    };
+    const fresh = await collect();
+    const ahead = startRipgrepToFile(rg, args, w.root, dir)!;
+    expect(ahead).toBeDefined();
+    expect(readdirSync(dir)).toEqual([]);
+    // Long over before anyone reads it: its exit and its output are still all there.
+    await new Promise<void>((resolve) => ahead.onExit(resolve));
+    const adopted = await collect(ahead);
+    expect(adopted.exit).toMatchObject({ code: 0, stopped: false, cancelled: false });
+    expect(adopted.bytes.length).toBeGreaterThan(300_000);
+    expect(adopted.bytes.equals(fresh.bytes)).toBe(true);
+    // Read while it is still running.
+    const running = await collect(startRipgrepToFile(rg, args, w.root, dir));
+    expect(running.bytes.equals(fresh.bytes)).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.skipIf(process.platform === 'win32')('kills a run started ahead that is discarded, or whose reader is cancelled first', async () => {
+    const w = ws({ 'a.ts': 'function a() {}\n' });
+    // ripgrep named a FIFO waits for a writer for ever: a run that only a kill ends.
+    expect(spawnSync('mkfifo', [w.file('pipe')]).status).toBe(0);
+    const rg = await ripgrepPath();
+    const discarded = startRipgrepToFile(rg, ['--no-config', '-e', 'x', '--', 'pipe'], w.root)!;
+    discarded.discard();
+    await new Promise<void>((resolve) => discarded.onExit(resolve));
+    expect(discarded.child.signalCode).toBe('SIGKILL');
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const ahead = startRipgrepToFile(rg, ['--no-config', '-e', 'x', '--', 'pipe'], w.root)!;
+    expect(await runRipgrepThroughFile({ args: [], cwd: w.root, signal: cancelled.signal, onChunk: () => 'continue' }, ahead)).toMatchObject({ cancelled: true });
+    await new Promise<void>((resolve) => ahead.onExit(resolve));
+    expect(ahead.child.signalCode).toBe('SIGKILL');
   });
 });

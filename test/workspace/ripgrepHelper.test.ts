@@ -470,6 +470,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
       server.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       await answered;
+      // No folder: no index build, so the helper is the only child.
       expect(await waitFor(() => childrenOf(server.pid!).length === 1)).toBe(true);
       const [helperPid] = childrenOf(server.pid!);
       expect(commandLine(helperPid!)[1]).toBe('-e');
@@ -486,7 +487,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
       const client = await TestClient.start({ root: w.root });
       try {
         await client.exec('editls.searchFiles', { path: '.', regex: 'needle 1' });
-        const [helperPid] = childrenOf(client.proc.pid!);
+        const helperPid = await helperOf(client.proc.pid!);
         expect(await waitFor(() => childrenOf(helperPid!).length === 1)).toBe(true);
         // The next search's answer, then editls gone while the helper (held) has the request for the
         // next ripgrep ahead unread: it starts that ripgrep and hands it over to a closed channel.
@@ -516,7 +517,7 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     try {
       const first = await client.exec('editls.searchFiles', { path: '.', regex: 'needle \\d' });
       expect(first.count).toBe(300);
-      const [helperPid] = childrenOf(client.proc.pid!);
+      const helperPid = await helperOf(client.proc.pid!);
       // A child seen between its fork and its exec still shows the helper's own command line: wait for the exec.
       expect(await waitFor(() => childrenOf(helperPid!).length === 1 && commandLine(childrenOf(helperPid!)[0]!).includes('-f'))).toBe(true);
       const [spare] = childrenOf(helperPid!);
@@ -549,6 +550,16 @@ async function searchWhole(root: string, regex: string, o: { maxResults: number;
 }
 
 /** The helper's one child once it is a ripgrep waiting for its pattern (a child between fork and exec still shows the helper's command line). */
+/**
+ * editls's ripgrep helper (`node -e`), once it runs: editls has other children beside it (the
+ * symbol index build's ripgrep, started once `initialize` is answered).
+ */
+async function helperOf(editlsPid: number): Promise<number> {
+  const helper = () => childrenOf(editlsPid).find((c) => commandLine(c)[1] === '-e');
+  expect(await waitFor(() => helper() !== undefined)).toBe(true);
+  return helper()!;
+}
+
 async function waitingRipgrep(helperPid: number): Promise<number> {
   expect(await waitFor(() => childrenOf(helperPid).length === 1 && commandLine(childrenOf(helperPid)[0]!).includes('-f'))).toBe(true);
   return childrenOf(helperPid)[0]!;
@@ -605,9 +616,8 @@ describe("a session's first search of a whole folder takes a ripgrep started ahe
     const w = corpus();
     const client = await TestClient.start({ root: w.root, initializationOptions: { maxResults: 40 } });
     try {
-      expect(await waitFor(() => childrenOf(client.proc.pid!).length === 1)).toBe(true);
-      const [helperPid] = childrenOf(client.proc.pid!);
-      const ahead = await waitingRipgrep(helperPid!);
+      const helperPid = await helperOf(client.proc.pid!);
+      const ahead = await waitingRipgrep(helperPid);
       const args = commandLine(ahead);
       expect(args.slice(1, -1)).toEqual(['--json', '--no-config', '--no-require-git', '--crlf', '--line-number', '--max-count', '41', '-f', '-', '--', '.']);
       expect(readlinkOr(`/proc/${ahead}/cwd`)).toBe(w.root);

@@ -4,6 +4,7 @@
 // promise settles.
 import { spawnRipgrep, startRipgrepAhead, startRipgrepHelper } from './ripgrepHelper.js';
 import { parseRgMessage, type RgMessage } from './ripgrepSchema.js';
+import { ripgrepBinary } from './ripgrepBinary.js';
 
 export type Flow = 'continue' | 'stop';
 
@@ -109,15 +110,13 @@ export function startWarmRipgrepHelper(nodePath: string): void {
  */
 export function ripgrepPath(): Promise<string> {
   // require in the bundle (CommonJS, run by dist/editls.js through vm.Script, where import() would
-  // need --experimental-vm-modules); import() where the sources run as ES modules (the tests).
-  const load = (): Promise<typeof import('@vscode/ripgrep')> => (typeof require === 'function' ? Promise.resolve().then(() => require('@vscode/ripgrep') as typeof import('@vscode/ripgrep')) : import('@vscode/ripgrep'));
-  rgPathPromise ??= load().then(
-    (m) => m.rgPath,
-    (error: unknown) => {
-      rgPathPromise = undefined;
-      throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}; reinstall editls so that @vscode/ripgrep ships its binary`);
-    },
-  );
+  // need --experimental-vm-modules), without loading @vscode/ripgrep when it can (ripgrepBinary.ts);
+  // import() where the sources run as ES modules (the tests).
+  const load = (): Promise<string> => (typeof require === 'function' ? Promise.resolve().then(() => ripgrepBinary(require)) : import('@vscode/ripgrep').then((m) => m.rgPath));
+  rgPathPromise ??= load().catch((error: unknown) => {
+    rgPathPromise = undefined;
+    throw new RipgrepUnavailable(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}; reinstall editls so that @vscode/ripgrep ships its binary`);
+  });
   return rgPathPromise;
 }
 

@@ -15,6 +15,8 @@ import type { ProgressHandle } from '../../commands/ports/progress.js';
 import { HeadingReader } from '../search/rgHeading.js';
 import { nameTypeFlags, runRipgrep, type Flow } from '../search/ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from '../search/ripgrepFile.js';
+import type { RipgrepToFile } from '../search/ripgrepToFile.js';
+import { indexRunArgs } from './indexArgs.js';
 import { isInside } from '../../core/containment.js';
 import { END, FIELDS, IndexedFiles, KIND, KINDS, LINE, MASK, NAME_AT, NAME_END, START, type IndexedFile } from './indexedFiles.js';
 import { buildNameTable, offerNames, type NameTable } from './nameTable.js';
@@ -27,6 +29,11 @@ export interface SymbolIndexDeps {
   log(message: string): void;
   /** $/progress for the build (a handle that does nothing when the client has no progress support). */
   startProgress(title: string): ProgressHandle;
+  /**
+   * The build's ripgrep, started ahead (main.ts, once `initialize` is answered), once: the first
+   * build reads it when its arguments are the build's, and stops it otherwise.
+   */
+  takeAhead?(): RipgrepToFile | undefined;
   /** Where the build's temporary file for ripgrep's output goes (the system's temporary folder when absent). */
   tempDir?(): string;
   /**
@@ -71,6 +78,19 @@ export function indexFlags(maxFileSize: number): string[] {
   ];
 }
 
+/** Set by esbuild.mjs (define) in the bundles: indexArgsBefore with the default maxFileSize, computed when editls was built. */
+declare const EDITLS_INDEX_ARGS: { maxFileSize: number; before: readonly string[] } | undefined;
+
+/**
+ * ripgrep's arguments for a build, up to the folders (indexRunArgs adds them). In the bundles, those
+ * of the default maxFileSize were computed when editls was built (the regex of languages.ts takes
+ * 5-10 ms to make): main.ts's build started ahead uses them, and so does the first build here.
+ */
+export function indexArgsBefore(maxFileSize: number): string[] {
+  if (typeof EDITLS_INDEX_ARGS !== 'undefined' && EDITLS_INDEX_ARGS.maxFileSize === maxFileSize) return [...EDITLS_INDEX_ARGS.before];
+  return [...indexFlags(maxFileSize), '-e', prefilter().regex, '--'];
+}
+
 /** Symbols per file beyond this are dropped (generated tables, bundles). */
 const MAX_SYMBOLS_PER_FILE = 5000;
 /** Symbols scanned (or names tested) between two yields to the event loop during a query. */
@@ -103,6 +123,9 @@ export class SymbolIndex {
   /** Resolves when the current (or last) full build finishes. */
   built: Promise<void> = Promise.resolve();
   building = false;
+  /** When the running (or last) build started, and whether any build has ended with the whole index. */
+  private buildStarted = 0;
+  private everBuilt = false;
   /** The folders the index was last made for (joined); a query finding others first drops the files outside them. */
   private foldersKey = '';
 
@@ -118,6 +141,7 @@ export class SymbolIndex {
 
   /** (Re)builds the whole index in the background; a running build is abandoned. */
   rebuild(): Promise<void> {
+    this.buildStarted = Date.now();
     this.build?.abort();
     // The build replaces every record: a table kept meanwhile would keep all the old ones alive.
     this.dropNameTable();
@@ -135,6 +159,7 @@ export class SymbolIndex {
   }
 
   dispose(): void {
+    this.deps.takeAhead?.()?.discard();
     this.build?.abort();
     this.dropNameTable();
   }
@@ -185,6 +210,18 @@ export class SymbolIndex {
         if (this.tableJob?.id === id) this.tableJob = undefined;
       });
     this.tableJob = { id, done };
+  }
+
+  /** The ripgrep started ahead when it was started with these arguments; stopped otherwise. */
+  private adoptAhead(args: readonly string[], cwd: string | undefined): RipgrepToFile | undefined {
+    const ahead = this.deps.takeAhead?.();
+    if (ahead === undefined) return undefined;
+    if (ahead.cwd === cwd && ahead.args.length === args.length && ahead.args.every((a, i) => a === args[i])) {
+      this.deps.log('symbol index: building from the ripgrep started once initialize was answered');
+      return ahead;
+    }
+    ahead.discard();
+    return undefined;
   }
 
   private async runBuild(signal: AbortSignal, generation: number, viaPipe = false): Promise<void> {
@@ -257,7 +294,7 @@ export class SymbolIndex {
     let reported = 0;
     try {
       const run = {
-        args: [...indexFlags(this.deps.maxFileSize()), '-e', prefilter().regex, '--', ...(single === undefined ? folders : ['.'])],
+        args: indexRunArgs(indexArgsBefore(this.deps.maxFileSize()), folders),
         cwd: folders[0],
         signal,
         onChunk: (chunk: Buffer): Flow => {
@@ -271,7 +308,8 @@ export class SymbolIndex {
         },
       };
       // Through a temporary file when one can be made, else a pipe (workspace/search/ripgrepFile.ts).
-      const exit = viaPipe ? await runRipgrep(run) : ((await runRipgrepThroughFile({ ...run, tempDir: this.deps.tempDir?.() })) ?? (await runRipgrep(run)));
+      const ahead = viaPipe ? undefined : this.adoptAhead(run.args, run.cwd);
+      const exit = viaPipe ? await runRipgrep(run) : ((await runRipgrepThroughFile({ ...run, tempDir: this.deps.tempDir?.() }, ahead)) ?? (await runRipgrep(run)));
       if (outputFailed(exit) && !viaPipe) {
         // The disk filled up under the temporary file: build again on a pipe.
         this.deps.log(`symbol index: ripgrep could not write its output (${exit.stderr.split('\n')[0] ?? ''}); building again without a temporary file`);
@@ -287,6 +325,7 @@ export class SymbolIndex {
       }
       this.updatedDuringBuild.clear();
       if (exit.code === 2) this.deps.log(`symbol index: ripgrep reported errors: ${exit.stderr.split('\n')[0] ?? ''}`);
+      this.everBuilt = true;
       const summary = `indexed ${this.symbolCount} symbols in ${this.files.size} files (${Date.now() - started} ms)`;
       this.deps.log(`symbol index: ${summary}`);
       progress.done(summary);
@@ -487,12 +526,14 @@ export class SymbolIndex {
 
   /** Ranked hits for a workspace/symbol query, from files inside `within` when given; 'cancelled' when the signal fires. */
   async query(raw: string, limit: number, signal: AbortSignal, within?: string): Promise<SymbolHit[] | 'cancelled'> {
-    // A query that arrives before the first build indexed anything (an agent asking right after
+    // A query that arrives before the build indexed anything (an agent asking right after
     // `initialized`) waits for the build, at most a second, rather than answering an empty list;
-    // once files are indexed, queries answer from what is there (Helix re-queries per keystroke).
-    if (this.building && this.files.size === 0) {
-      await Promise.race([this.built.catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, FIRST_QUERY_WAIT_MS))]);
-    }
+    // so does one in the first second of the session's first build, which would otherwise answer
+    // from the part read so far (ripgrep's output can be all there while the last files are
+    // still being read). Past that, queries answer from what is there (Helix re-queries per keystroke).
+    const waitUntil = !this.building ? 0 : this.files.size === 0 ? Date.now() + FIRST_QUERY_WAIT_MS : this.everBuilt ? 0 : this.buildStarted + FIRST_QUERY_WAIT_MS;
+    const wait = waitUntil - Date.now();
+    if (wait > 0) await Promise.race([this.built.catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, wait))]);
     this.refreshBuffers();
     if (this.pending.size > 0) await Promise.all([...this.pending]);
     if (signal.aborted) return 'cancelled';
