@@ -2,9 +2,15 @@
 // once the answer is written (server/main.ts): what a client sends meanwhile waits and is served in
 // order, judged by the same checks; the symbol index build reads the ripgrep main.ts started when it
 // answered (server/indexAhead.ts) when the build's arguments are the same, and starts its own when
-// the settings make them differ. The real dist/editls.js over stdio; needs `node esbuild.mjs` first.
+// the settings make them differ. An install without the second bundle answers `initialize`, then
+// says why it cannot serve and exits. The real dist/editls.js over stdio; needs `node esbuild.mjs` first.
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SERVER_JS } from '../helpers/lspClient.js';
 import { RawClient } from '../helpers/rawClient.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
@@ -72,5 +78,21 @@ describe('the session loaded after the initialize answer', () => {
     expect(ownFound.result.map((s: { name: string }) => s.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
     await own.c.waitFor((m) => m.method === 'window/logMessage' && /^symbol index: indexed 3 symbols/.test(m.params.message), 15_000);
     expect(logged(own.c, AHEAD_LOG)).toBe(false);
+  });
+
+  it('an install without the session bundle answers initialize, then says why it cannot serve and exits 1', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'editls-no-session-'));
+    spaces.push({ cleanup: () => rmSync(dist, { recursive: true, force: true }) } as TempWorkspace);
+    cpSync(path.dirname(SERVER_JS), dist, { recursive: true, filter: (f) => !f.endsWith('.map') && !path.basename(f).startsWith('editls-session.') });
+    // Away from node_modules too: the first bundle needs nothing there (without ripgrep, nothing is started ahead).
+    const c = new RawClient(spawn(process.execPath, [path.join(dist, 'editls.js'), '--stdio'], { stdio: 'pipe' }));
+    clients.push(c);
+    const ws = tempWorkspace({ 'a.ts': 'export function alpha() {}\n' }, 'editls-session-load-');
+    spaces.push(ws);
+    const init = await c.initialize(ws.root);
+    expect(init.result.serverInfo).toMatchObject({ name: 'editls' });
+    expect(await c.waitForExit(15_000)).toBe(true);
+    expect(c.exitCode).toBe(1);
+    expect(c.stderr).toContain('editls: cannot load the rest of editls (dist/editls-session.js)');
   });
 });
