@@ -6,16 +6,14 @@
 // module needs none of the index's code. Run from the sources there are none, and nothing starts.
 import { ripgrepBinary } from './workspace/search/ripgrepBinary.js';
 import { startRipgrepToFile, type RipgrepToFile } from './workspace/search/ripgrepToFile.js';
-import { indexRunArgs } from './workspace/symbols/indexArgs.js';
-
-/** Set by esbuild.mjs (define) in the bundles: symbolIndex.ts's indexArgsBefore with the default maxFileSize. */
-declare const EDITLS_INDEX_ARGS: { maxFileSize: number; before: readonly string[] } | undefined;
+import { builtIndexArgs, indexRunArgs } from './workspace/symbols/indexArgs.js';
 
 /** The build's ripgrep for these folders, running; undefined when it cannot be started here (the build then starts its own). */
 export function startIndexAhead(folders: readonly string[]): RipgrepToFile | undefined {
-  if (typeof EDITLS_INDEX_ARGS === 'undefined' || folders.length === 0) return undefined;
+  const before = builtIndexArgs();
+  if (before === undefined || folders.length === 0) return undefined;
   try {
-    return startRipgrepToFile(ripgrepBinary(require), indexRunArgs(EDITLS_INDEX_ARGS.before, folders), folders[0]);
+    return startRipgrepToFile(ripgrepBinary(require), indexRunArgs(before, folders), folders[0]);
   } catch {
     // No ripgrep, or no spawn: the build says so.
     return undefined;

@@ -126,7 +126,6 @@ function startLsp(): void {
   // stdio set-up does.
   const stdout = new FrameWriter(process.stdout);
   const gate = new SessionGate((message) => void stdout.write(message));
-  gate.holdAfterInitialize();
   const reader = new ResilientMessageReader(process.stdin, (error) => {
     process.stderr.write(`editls: ${error.message}\n`);
     if (error.code !== -32603) void stdout.write({ jsonrpc: '2.0', id: error.id, error: { code: error.code, message: error.message } } as ResponseMessage);

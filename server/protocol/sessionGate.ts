@@ -2,9 +2,9 @@
 // (-32002 before `initialize`, one `initialize` only), well-formed ids and methods, one pending
 // request per id, and params of the right shape (initializeParams.ts for `initialize`, then the
 // checks it is given: messageSchemas.ts). A request it stops gets its
-// error here; a notification it stops is logged (window/logMessage) and dropped. It can also hold
-// every message after `initialize` back, in order, until the server is ready for them (main.ts:
-// while the rest of editls loads after the answer).
+// error here; a notification it stops is logged (window/logMessage) and dropped. Every message
+// after `initialize` waits, in order, until the gate is given the checks for it (release): the
+// server is ready for them then (main.ts: once the rest of editls has loaded after the answer).
 import {
   AbstractMessageReader,
   AbstractMessageWriter,
@@ -36,18 +36,14 @@ export class SessionGate {
   private initializedReceived = false;
   /** Requests handed to the connection and not answered yet. */
   private readonly pending = new Set<string>();
-  /** Messages after `initialize` waiting for release(), when holding; where they then go. */
-  private held: Message[] | undefined;
+  /** How every message after `initialize` is judged: none until release(), and those messages wait. */
+  private checks: MessageChecks | undefined;
+  /** Messages after `initialize` waiting for release(), and where they then go. */
+  private readonly held: Message[] = [];
   private deliverHeld: ((message: Message) => void) | undefined;
 
-  /**
-   * `send` writes straight to the client (the gate's own answers and logs). `checks` judge every
-   * message after `initialize`; a gate that holds those messages gets them at release() instead.
-   */
-  constructor(
-    private readonly send: (message: Message) => void,
-    private checks?: MessageChecks,
-  ) {}
+  /** `send` writes straight to the client (the gate's own answers and logs). */
+  constructor(private readonly send: (message: Message) => void) {}
 
   /** The message to hand to the connection, or undefined when the gate answered or dropped it. */
   admit(message: Message): Message | undefined {
@@ -95,22 +91,15 @@ export class SessionGate {
     return message;
   }
 
-  /** From now on, every message after an admitted `initialize` waits, in order, until release(). */
-  holdAfterInitialize(): void {
-    this.held ??= [];
-  }
-
-  /** Lets the held messages through, in the order they came, judged by `checks`, and stops holding. */
+  /** From now on `checks` judge every message after `initialize`; those that waited go through first, in the order they came. */
   release(checks: MessageChecks): void {
     this.checks = checks;
-    const held = this.held ?? [];
-    this.held = undefined;
-    for (const message of held) this.pass(message, this.deliverHeld!);
+    for (const message of this.held.splice(0)) this.pass(message, this.deliverHeld!);
   }
 
-  /** A message from the client: admitted (or answered, or dropped) now, or held (see holdAfterInitialize). */
+  /** A message from the client: admitted (or answered, or dropped) now, or held until release(). */
   pass(message: Message, deliver: (message: Message) => void): void {
-    if (this.held !== undefined && this.initializeReceived) {
+    if (this.checks === undefined && this.initializeReceived) {
       this.held.push(message);
       this.deliverHeld = deliver;
       return;
@@ -135,7 +124,7 @@ export class SessionGate {
     return new GatedWriter(inner, this);
   }
 
-  /** A message after `initialize` is judged only once the gate has checks (it holds them until then). */
+  /** A message after `initialize` reaches admit() only once the gate has its checks (pass holds it until then). */
   private checksNow(): MessageChecks {
     if (this.checks === undefined) throw new Error('editls: a message after initialize reached the session gate before its checks');
     return this.checks;

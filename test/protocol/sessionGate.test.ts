@@ -17,7 +17,6 @@ function gated() {
   const sent: Raw[] = [];
   const delivered: Raw[] = [];
   const gate = new SessionGate((m) => sent.push(m as Raw));
-  gate.holdAfterInitialize();
   gate.reader(new StreamMessageReader(input)).listen((m) => delivered.push(m as Raw));
   const write = (...messages: object[]) =>
     new Promise<void>((resolve) => {

@@ -16,7 +16,7 @@ import { HeadingReader } from '../search/rgHeading.js';
 import { nameTypeFlags, runRipgrep, type Flow } from '../search/ripgrep.js';
 import { outputFailed, runRipgrepThroughFile } from '../search/ripgrepFile.js';
 import type { RipgrepToFile } from '../search/ripgrepToFile.js';
-import { indexRunArgs } from './indexArgs.js';
+import { builtIndexArgs, indexRunArgs } from './indexArgs.js';
 import { isInside } from '../../core/containment.js';
 import { END, FIELDS, IndexedFiles, KIND, KINDS, LINE, MASK, NAME_AT, NAME_END, START, type IndexedFile } from './indexedFiles.js';
 import { buildNameTable, offerNames, type NameTable } from './nameTable.js';
@@ -78,17 +78,14 @@ export function indexFlags(maxFileSize: number): string[] {
   ];
 }
 
-/** Set by esbuild.mjs (define) in the bundles: indexArgsBefore with the default maxFileSize, computed when editls was built. */
-declare const EDITLS_INDEX_ARGS: { maxFileSize: number; before: readonly string[] } | undefined;
-
 /**
  * ripgrep's arguments for a build, up to the folders (indexRunArgs adds them). In the bundles, those
  * of the default maxFileSize were computed when editls was built (the regex of languages.ts takes
  * 5-10 ms to make): main.ts's build started ahead uses them, and so does the first build here.
  */
 export function indexArgsBefore(maxFileSize: number): string[] {
-  if (typeof EDITLS_INDEX_ARGS !== 'undefined' && EDITLS_INDEX_ARGS.maxFileSize === maxFileSize) return [...EDITLS_INDEX_ARGS.before];
-  return [...indexFlags(maxFileSize), '-e', prefilter().regex, '--'];
+  const built = builtIndexArgs(maxFileSize);
+  return built !== undefined ? [...built] : [...indexFlags(maxFileSize), '-e', prefilter().regex, '--'];
 }
 
 /** Symbols per file beyond this are dropped (generated tables, bundles). */
