@@ -4,21 +4,20 @@
 // nothing, previewable, cancellable until the writes start, undone as one command by editls.undo.
 import { z } from 'zod';
 import { fail, type Result } from '../core/result.js';
-import { literalPrefilter, withPreservedCase } from '../core/edits/replaceInFiles.js';
-import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
+import { literalPrefilter } from '../core/edits/replaceInFiles.js';
+import { prepareSearchAndReplace } from '../core/edits/searchAndReplace.js';
 import { applyOptions, filePattern, flag, pathString, text, wholeNumber } from './args.js';
 import type { PlannedChange, WriteAhead } from './ports/apply.js';
-import type { FilesPort, ResolvedPath } from './ports/files.js';
+import type { ResolvedPath } from './ports/files.js';
 import type { ProgressPort } from './ports/progress.js';
 import type { SearchPort } from './ports/search.js';
 import { diffPlan, editResult, resultDiffs, TOTAL_DIFF_CHARS, type EditPorts, type EditResult, type ResultDiff } from './fileEdit.js';
 import { defineCommand } from './registry.js';
+import { heldBytes, READ_AHEAD, ReadAhead, type ReplaceSpec } from './replaceInFilesRead.js';
 import { editToolText } from './toolText.js';
 
 const ID = 'editls.replaceInFiles';
 const DEFAULT_MAX_FILES = 1000;
-/** Files read ahead of the one being matched. */
-const READ_AHEAD = 16;
 /** Progress shows when the command takes longer than this (a client-sent token shows at once). */
 const PROGRESS_DELAY_MS = 300;
 
@@ -81,6 +80,19 @@ export const replaceInFilesCommand = defineCommand({
     const started = performance.now();
     const progress = ctx.startProgress(`editls: replace in ${scope.relPath === '.' ? 'the workspace' : scope.relPath}`, { delayMs: PROGRESS_DELAY_MS });
     const signal = AbortSignal.any([ctx.signal, progress.signal]);
+    const spec: ReplaceSpec = { search: a.search, replace: a.replace, useRegex, ignoreCase, preserveCase: a.preserve_case ?? false };
+    const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
+    // The change is gathered in memory before anything is written: refused (too_large) as soon as what
+    // it holds could not fit in the heap, rather than crash the server half-way.
+    const room = ctx.memoryRoom();
+    // Each change's temp file is written while the next files are read and matched (not when a person
+    // confirms the edit first: the temp files would wait in the folders while they review).
+    const ahead = a.confirm ? undefined : ctx.writeAhead?.(a.apply ?? 'auto');
+    // Files are read and matched as ripgrep names them, while it still walks the tree.
+    const reading = new ReadAhead(ctx, spec, { maxFiles, room, signal }, {
+      onChange: (change) => ahead?.add(change),
+      onRead: (read, changed) => progress.report(`${read} files scanned, ${changed} matched (listing)`),
+    });
     try {
       const listed = await ctx.listReplaceCandidates({
         scope,
@@ -88,81 +100,53 @@ export const replaceInFilesCommand = defineCommand({
         respectIgnore: a.respect_gitignore ?? true,
         ...(prefilter ? { prefilter } : {}),
         signal,
+        onListed: (abs) => reading.listed(abs),
       });
       if (!listed.ok) return listed;
       const listMs = performance.now() - started;
       const skipped: SkippedFile[] = [];
       const targets: ResolvedPath[] = [];
       for (const abs of listed.files) {
-        const r = await ctx.resolvePath(abs);
-        if (r.ok) targets.push(r);
-        else skipped.push({ path: abs, reason: `${r.kind}: ${r.message}` });
+        const r = await reading.resolve(abs);
+        if (r.ok) targets.push(r.target);
+        else skipped.push({ path: abs, reason: `${r.failure.kind}: ${r.failure.message}` });
       }
       return await ctx.withFiles(
         targets.map((t) => t.absPath),
         async () => {
-          // Each change's temp file is written while the next files are read and matched (not when a
-          // person confirms the edit first: the temp files would wait in the folders while they review).
-          const ahead = a.confirm ? undefined : ctx.writeAhead?.(a.apply ?? 'auto');
-          try {
-            const changes: PlannedChange[] = [];
-            const maxFiles = a.max_files ?? DEFAULT_MAX_FILES;
-            // The change is gathered in memory before anything is written: refused (too_large) as soon
-            // as what it holds could not fit in the heap, rather than crash the server half-way.
-            const room = ctx.memoryRoom();
-            let held = 0;
-            let scanned = 0;
-            let matches = 0;
-            // Files are read a few ahead of the one being matched (reads wait on I/O, matching on the CPU).
-            const reading: Promise<Awaited<ReturnType<FilesPort['snapshot']>>>[] = [];
-            let fetched = 0;
-            for (const target of targets) {
-              if (signal.aborted) return cancelled();
-              while (fetched < targets.length && reading.length < READ_AHEAD) reading.push(ctx.snapshot(targets[fetched++]!));
-              const snapshot = await reading.shift()!;
-              scanned++;
-              if (!snapshot.ok) {
-                skipped.push({ path: target.relPath, reason: `${snapshot.kind}: ${snapshot.message}` });
-                continue;
-              }
-              if (snapshot.source === 'missing') continue;
-              const prepared = prepareSearchAndReplace(snapshot.text, { search: a.search, replace: a.replace, useRegex, ignoreCase, maxOutput: ctx.settings.maxFileSize }, target.relPath);
-              if (!prepared.ok) return prepared;
-              let reply = prepared.prepared.usesRegex ? await ctx.scanRegex(prepared.prepared.job) : scanHere(prepared.prepared);
-              if (a.preserve_case) reply = withPreservedCase(prepared.prepared, reply);
-              const done = finishSearchAndReplace(prepared.prepared, reply);
-              if (!done.ok) {
-                if (done.kind === 'too_large') {
-                  skipped.push({ path: target.relPath, reason: `too_large: ${done.message}` });
-                  continue;
-                }
-                return done.kind === 'cancelled' ? cancelled() : done;
-              }
-              if (done.edits.length > 0) {
-                if (done.newText.length > ctx.settings.maxFileSize) {
-                  skipped.push({ path: target.relPath, reason: `too_large: the result would be ${done.newText.length} characters, over maxFileSize (${ctx.settings.maxFileSize})` });
-                  continue;
-                }
-                const change: PlannedChange = { snapshot, newText: done.newText, edits: done.edits, created: false, replacements: done.replacements };
-                changes.push(change);
-                matches += done.replacements;
-                held += heldBytes(snapshot.text.length, done.newText.length, done.edits.length);
-                if (held > room) return tooMuchText(a.search, held, room, scanned, targets.length);
-                // Refused as soon as the count passes max_files: the rest of the files are not read.
-                if (changes.length > maxFiles) return tooManyFiles(a.search, maxFiles, scanned, targets.length);
-                ahead?.add(change);
-              }
-              progress.report(`${scanned}/${targets.length} files scanned, ${changes.length} matched, ${matches} replacement${matches === 1 ? '' : 's'}`, Math.round((100 * scanned) / Math.max(1, targets.length)));
-            }
+          reading.lock();
+          const changes: PlannedChange[] = [];
+          let held = 0;
+          let scanned = 0;
+          let matches = 0;
+          // In path order, as if read now: what was read before the lock is used when unchanged since.
+          for (let i = 0; i < targets.length; i++) {
             if (signal.aborted) return cancelled();
-            const computeMs = performance.now() - started - listMs;
-            return await finish(ctx, a, scope.relPath, changes, skipped, scanned, listed.notes, { listMs, computeMs }, ahead);
-          } finally {
-            await ahead?.close();
+            const target = targets[i]!;
+            for (let k = i; k < Math.min(targets.length, i + READ_AHEAD); k++) reading.ensure(targets[k]!);
+            const outcome = await reading.outcome(target);
+            scanned++;
+            if (outcome.kind === 'skipped') skipped.push({ path: target.relPath, reason: outcome.reason });
+            else if (outcome.kind === 'failed') return outcome.cancelled ? cancelled() : outcome.failure;
+            else if (outcome.kind === 'changed') {
+              changes.push(outcome.change);
+              matches += outcome.change.replacements;
+              held += heldBytes(outcome.change);
+              if (held > room) return tooMuchText(a.search, held, room, scanned, targets.length);
+              // Refused as soon as the count passes max_files: the rest of the files are not read.
+              if (changes.length > maxFiles) return tooManyFiles(a.search, maxFiles, scanned, targets.length);
+            }
+            progress.report(`${scanned}/${targets.length} files scanned, ${changes.length} matched, ${matches} replacement${matches === 1 ? '' : 's'}`, Math.round((100 * scanned) / Math.max(1, targets.length)));
           }
+          if (signal.aborted) return cancelled();
+          const computeMs = performance.now() - started - listMs;
+          return await finish(ctx, a, scope.relPath, changes, skipped, scanned, listed.notes, { listMs, computeMs }, ahead);
         },
       );
     } finally {
+      // Nothing read ahead may reach the temp files once they are cleaned up.
+      await reading.stop();
+      await ahead?.close();
       progress.done();
     }
   },
@@ -177,16 +161,6 @@ function tooManyFiles(search: string, maxFiles: number, scanned: number, candida
     filesScanned: scanned,
     candidates,
   });
-}
-
-/**
- * What a changed file costs the heap until the command answers, in bytes (an estimate on the safe
- * side): its old and new text at two bytes a character (UTF-16 strings), again as much for what is
- * built from them (the TextEdits, the diffs, the answer, garbage not yet collected), and about 300
- * bytes per edit for the edit objects and their TextEdits.
- */
-function heldBytes(oldChars: number, newChars: number, edits: number): number {
-  return 4 * (oldChars + newChars) + 300 * edits;
 }
 
 function tooMuchText(search: string, held: number, room: number, scanned: number, candidates: number) {

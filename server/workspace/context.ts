@@ -10,7 +10,7 @@ import type { JournalFile } from '../commands/ports/review.js';
 import type { ClientTraits } from '../protocol/clientTraits.js';
 import type { Settings } from '../settings.js';
 import { applyChanges, DiskWriteAhead } from './editor/applyEdits.js';
-import { readTextFile } from './disk/fileCodec.js';
+import { fileStamp, readTextFile } from './disk/fileCodec.js';
 import type { KeyedMutex } from './keyedMutex.js';
 import type { OpenDocuments } from './editor/openDocuments.js';
 import type { Previews } from './editor/previews.js';
@@ -22,7 +22,8 @@ import { syncFileSystems } from './search/fileSystemSync.js';
 import { listReplaceCandidates } from './search/replaceCandidates.js';
 import type { SymbolIndex } from './symbols/symbolIndex.js';
 import { fail } from '../core/result.js';
-import { promises as fsp } from 'node:fs';
+import { errnoCode } from '../core/errno.js';
+import { lstatSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { pinFolder } from './disk/pinnedFolder.js';
 import { breathe } from './timeSlice.js';
@@ -72,6 +73,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
       return logFolderChange(state, await resolveWorkspacePath(input, state.folders));
     },
     snapshot: (resolved) => snapshotOf(state, resolved),
+    unchangedSince: (snapshot) => unchangedSince(state, snapshot),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
     writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings, documents: state.documents }, mode)),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
@@ -169,6 +171,21 @@ async function snapshotOf(state: ServerState, resolved: ResolvedPath): Promise<R
   return { ok: true, resolved, source: 'disk', text: disk.text, version: null, uri: resolved.uri, disk };
 }
 
+/** See FilesPort.unchangedSince: one lstat for a closed file, nothing read. */
+function unchangedSince(state: ServerState, snapshot: Snapshot): boolean {
+  const { absPath, uri } = snapshot.resolved;
+  const open = state.documents.getByPath(absPath) ?? state.documents.get(uri);
+  if (snapshot.source === 'editor') return open !== undefined && open.uri === snapshot.uri && open.version === snapshot.version;
+  if (open) return false;
+  let st;
+  try {
+    st = lstatSync(absPath, { bigint: true });
+  } catch (error) {
+    const code = errnoCode(error);
+    return snapshot.source === 'missing' && (code === 'ENOENT' || code === 'ENOTDIR');
+  }
+  return snapshot.source === 'disk' && st.isFile() && fileStamp(st) === snapshot.disk?.stamp;
+}
 
 /** editls.undo of a create: the file goes only if it is closed and still holds exactly what editls wrote. */
 async function removeCreatedFile(state: ServerState, resolved: ResolvedPath, file: JournalFile): Promise<Result<{}>> {

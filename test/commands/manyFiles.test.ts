@@ -96,6 +96,90 @@ describe('replaceInFiles over in-memory ports', () => {
     expect(ws.disk.get('b')).toBe('x2');
   });
 
+  /** Ports whose listing hands every file to onListed (last first) and waits until `reads` snapshots were taken, then runs `then`. */
+  function streamed(ws: MemoryWorkspace, reads: number, then: () => void = () => undefined) {
+    let taken = 0;
+    let allRead!: () => void;
+    const done = new Promise<void>((resolve) => (allRead = resolve));
+    const search = searchPort(ws, { whileListing: async () => {
+      await done;
+      then();
+    } });
+    const p = { ...editPorts(ws), ...search, ...progressPort() };
+    const snapshot = p.snapshot;
+    const snapshots: string[] = [];
+    p.snapshot = async (at) => {
+      const s = await snapshot(at);
+      snapshots.push(at.relPath);
+      if (++taken === reads) allRead();
+      return s;
+    };
+    return Object.assign(p, { snapshots });
+  }
+
+  it('files read as the listing names them (in its order): the same answer, applied in path order', async () => {
+    const files = { 'a.ts': 'oldName();\n', 'b/c.ts': 'x = oldName;\r\n', 'd.md': 'nothing here\n', 'e.ts': 'disk oldName\n', 'f.ts': '😀 oldName 中文\n' };
+    const ws = new MemoryWorkspace(files);
+    ws.open('e.ts', 'buffer: oldName, oldName\n');
+    const p = streamed(ws, 5);
+    const result = await replaceInFiles.execute(only(p), { search: 'oldName', replace: 'newName' });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    // All five were read while the listing ran (last first), none again after the lock.
+    expect(p.snapshots).toEqual(['f.ts', 'e.ts', 'd.md', 'b/c.ts', 'a.ts']);
+    expect(ws.locked).toEqual([['/ws/a.ts', '/ws/b/c.ts', '/ws/d.md', '/ws/e.ts', '/ws/f.ts']]);
+    expect(ws.applied[0]!.changes.map((c) => c.snapshot.resolved.relPath)).toEqual(['a.ts', 'b/c.ts', 'e.ts', 'f.ts']);
+    expect(ws.text('f.ts')).toBe('😀 newName 中文\n');
+    expect(ws.text('b/c.ts')).toBe('x = newName;\r\n');
+    expect(ws.text('e.ts')).toBe('buffer: newName, newName\n');
+    const value = (result as { value: { files: { path: string }[]; replacements: number; filesScanned: number } }).value;
+    expect(value.files.map((f) => f.path)).toEqual(['a.ts', 'b/c.ts', 'e.ts', 'f.ts']);
+    expect(value).toMatchObject({ replacements: 5, filesScanned: 5 });
+    // Every change was written ahead as it was worked out, and those are the ones applied.
+    expect(new Set(ws.writtenAhead[0]!.added)).toEqual(new Set(ws.applied[0]!.changes));
+    expect(ws.writtenAhead[0]).toMatchObject({ closed: true, applied: true });
+  });
+
+  it('a file that changed between its early read and the lock is read again: the answer is what reading after the lock gives', async () => {
+    const ws = new MemoryWorkspace({ 'a.ts': 'oldName 1\n', 'b.ts': 'oldName 2\n', 'c.ts': 'oldName 3\n', 'd.ts': 'nothing\n', 'e.ts': 'oldName 5\n', 'f.ts': 'oldName 6\n' });
+    ws.open('e.ts', 'oldName buffer\n', 1);
+    const p = streamed(ws, 6, () => {
+      ws.disk.set('a.ts', 'oldName 1 and oldName again\r\n'); // rewritten on disk
+      ws.open('b.ts', 'opened: oldName\n'); // opened in the editor, with other text
+      ws.disk.delete('c.ts'); // deleted
+      ws.disk.set('d.ts', 'now oldName\n'); // now matches
+      ws.open('e.ts', 'typed: oldName\n', 2); // the buffer changed
+    });
+    const result = await replaceInFiles.execute(only(p), { search: 'oldName', replace: 'newName' });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    expect(p.snapshots.slice(6).sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts']);
+    expect(ws.text('a.ts')).toBe('newName 1 and newName again\r\n');
+    expect(ws.text('b.ts')).toBe('opened: newName\n');
+    expect(ws.disk.get('b.ts')).toBe('oldName 2\n');
+    expect(ws.text('c.ts')).toBeUndefined();
+    expect(ws.text('d.ts')).toBe('now newName\n');
+    expect(ws.text('e.ts')).toBe('typed: newName\n');
+    expect(ws.text('f.ts')).toBe('newName 6\n');
+    expect(ws.applied[0]!.changes.map((c) => `${c.snapshot.resolved.relPath}:${c.snapshot.source}`)).toEqual(['a.ts:disk', 'b.ts:editor', 'd.ts:disk', 'e.ts:editor', 'f.ts:disk']);
+    // The early changes of the files that changed were written ahead, and never applied.
+    const applied = new Set(ws.applied[0]!.changes);
+    expect(ws.writtenAhead[0]!.added.filter((c) => !applied.has(c)).map((c) => c.snapshot.resolved.relPath).sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'e.ts']);
+  });
+
+  it('reading ahead stops once the command is bound to be too_large; the refusal is the one reading in order gives', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`f${String(i).padStart(2, '0')}`] = 'x';
+    const ws = new MemoryWorkspace(files);
+    const p = streamed(ws, 3);
+    const result = await replaceInFiles.execute(only(p), { search: 'x', replace: 'y', max_files: 2 });
+    expect(result.ok ? '' : result.kind).toBe('too_large');
+    if (!result.ok) expect(result.data).toMatchObject({ files: 3, maxFiles: 2, filesScanned: 3, candidates: 40 });
+    // Not all 40 were read; at most two changes were written ahead.
+    expect(p.snapshots.length).toBeLessThan(40);
+    expect(ws.writtenAhead[0]!.added.length).toBeLessThanOrEqual(2);
+    expect(ws.writtenAhead[0]).toMatchObject({ closed: true, applied: false });
+    expect(ws.applied).toEqual([]);
+  });
+
   it('a bad regex is refused before any file is listed', async () => {
     const ws = new MemoryWorkspace({ a: 'x' });
     const p = ports(ws);

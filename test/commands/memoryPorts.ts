@@ -93,8 +93,16 @@ export function filesPort(ws: MemoryWorkspace, review?: ReviewPort): FilesPort {
       if (buffer) return { ok: true, resolved: at, source: 'editor', text: buffer.text, version: buffer.version, uri: at.uri };
       const text = ws.disk.get(at.relPath);
       if (text === undefined) return { ok: true, resolved: at, source: 'missing', text: '', version: null, uri: at.uri };
-      const disk = { text, encoding: 'utf-8' as const, bom: false, mode: 0o644, size: Buffer.byteLength(text), mtimeMs: 0, stamp: 'memory' };
+      const disk = { text, encoding: 'utf-8' as const, bom: false, mode: 0o644, size: Buffer.byteLength(text), mtimeMs: 0, stamp: `memory:${text}` };
       return { ok: true, resolved: at, source: 'disk', text, version: null, uri: at.uri, disk };
+    },
+    unchangedSince: (snap) => {
+      const rel = snap.resolved.relPath;
+      const buffer = ws.buffers.get(rel);
+      if (snap.source === 'editor') return buffer !== undefined && buffer.version === snap.version;
+      if (buffer) return false;
+      const text = ws.disk.get(rel);
+      return snap.source === 'missing' ? text === undefined : text !== undefined && `memory:${text}` === snap.disk?.stamp;
     },
     withFiles: async (paths, fn) => {
       ws.locked.push([...paths]);
@@ -184,7 +192,12 @@ export function reviewPort(requester = 'editor'): ReviewPort & { undoJournal: Un
 /** Searches answered from what the test gives; every request kept; regex scans run here, in core. */
 export function searchPort(
   ws: MemoryWorkspace,
-  answers: { search?: (req: SearchRequest) => Result<SearchOutcome>; candidates?: (req: CandidateRequest) => string[] } = {},
+  answers: {
+    search?: (req: SearchRequest) => Result<SearchOutcome>;
+    candidates?: (req: CandidateRequest) => string[];
+    /** Hand the files to onListed as ripgrep would (here: last first), then wait for this before the listing ends. */
+    whileListing?: () => Promise<void>;
+  } = {},
 ): SearchPort & { searches: SearchRequest[]; candidateRequests: CandidateRequest[] } {
   const searches: SearchRequest[] = [];
   const candidateRequests: CandidateRequest[] = [];
@@ -204,6 +217,10 @@ export function searchPort(
     listReplaceCandidates: async (req) => {
       candidateRequests.push(req);
       const all = answers.candidates?.(req) ?? [...new Set([...ws.disk.keys(), ...ws.buffers.keys()])].sort();
+      if (answers.whileListing) {
+        for (const rel of [...all].reverse()) req.onListed?.(`${ROOT}/${rel}`);
+        await answers.whileListing();
+      }
       return { ok: true, files: all.map((rel) => `${ROOT}/${rel}`), notes: [] };
     },
     scanRegex: async (job) => scanRegex(job),

@@ -53,6 +53,12 @@ export interface FilesPort {
   /** A path argument (relative to the first folder, absolute, or a file URI), resolved and confined. */
   resolvePath(input: string): Promise<Result<ResolvedPath>>;
   snapshot(resolved: ResolvedPath): Promise<Result<Snapshot>>;
+  /**
+   * Whether a snapshot taken earlier is still what `snapshot` would give now: the same open buffer at
+   * the same version, or, for a closed file, still closed and the file on disk untouched (its stamp) or
+   * still missing. For a command that read files before taking their locks.
+   */
+  unchangedSince(snapshot: Snapshot): boolean;
   /** Serialises commands touching the same files (keys are absolute paths). */
   withFiles<T>(absPaths: readonly string[], fn: () => Promise<T>): Promise<T>;
   /** Deletes a file editls created, if it is closed and still holds exactly what editls wrote (editls.undo of a create). */

@@ -45,6 +45,12 @@ export interface CandidateRequest {
   respectIgnore: boolean;
   prefilter?: LiteralPrefilter;
   signal: AbortSignal;
+  /**
+   * Called with each file as ripgrep names it (absolute real path, in ripgrep's order, each once), before
+   * the listing ends: the command may start reading it. The answer's `files` is still the whole list in
+   * path order (with open buffers ripgrep was not asked about).
+   */
+  onListed?: (absPath: string) => void;
 }
 
 export interface SearchPort {

@@ -91,7 +91,7 @@ export async function resolveWorkspacePath(
 
   if (folder === undefined) {
     if (realFolders.includes(absPath) && options.directories) {
-      return { ok: true, absPath, uri: pathToFileURL(absPath).href, relPath: path.relative(first, absPath).split(path.sep).join('/') || '.', exists: true, folder: absPath, directory: true };
+      return { ok: true, absPath, uri: fileUri(absPath), relPath: path.relative(first, absPath).split(path.sep).join('/') || '.', exists: true, folder: absPath, directory: true };
     }
     if (realFolders.includes(absPath)) {
       return fail('io_error', `${input} is a directory (the workspace folder itself); pass the path of a file inside it`, {
@@ -112,7 +112,7 @@ export async function resolveWorkspacePath(
   try {
     const st = statSync(absPath);
     if (st.isDirectory() && options.directories) {
-      return { ok: true, absPath, uri: pathToFileURL(absPath).href, relPath: path.relative(first, absPath).split(path.sep).join('/'), exists: true, folder, directory: true };
+      return { ok: true, absPath, uri: fileUri(absPath), relPath: path.relative(first, absPath).split(path.sep).join('/'), exists: true, folder, directory: true };
     }
     if (st.isDirectory()) {
       return fail('io_error', `${input} is a directory; pass the path of a file`, { path: input, absPath });
@@ -134,7 +134,7 @@ export async function resolveWorkspacePath(
   return {
     ok: true,
     absPath,
-    uri: pathToFileURL(absPath).href,
+    uri: fileUri(absPath),
     relPath: path.relative(first, absPath).split(path.sep).join('/'),
     exists,
     folder,

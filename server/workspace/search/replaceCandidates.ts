@@ -1,7 +1,8 @@
 // editls.replaceInFiles' file list: the files ripgrep would search under the scope with searchFiles'
 // rules (ignore files also outside git, hidden and binary files skipped, a file_pattern that never
 // re-includes ignored files), narrowed by an exact literal prefilter when there is one, plus the open
-// buffers there (searched as the user sees them, whatever their disk copy holds), in path order.
+// buffers there (searched as the user sees them, whatever their disk copy holds), in path order; each
+// file ripgrep names is also handed on at once (onListed), so that reading can start while it walks.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fail, type Result } from '../../core/result.js';
@@ -35,7 +36,9 @@ export async function listReplaceCandidates(deps: CandidateDeps, req: CandidateR
   const prefilter = req.prefilter && req.prefilter.text.length <= MAX_PREFILTER_CHARS && !req.prefilter.text.includes('\0') ? req.prefilter : undefined;
   const notes: string[] = [];
   try {
-    const listed = await listFiles(req, typed, prefilter, notes);
+    const listed = await listFiles(req, typed, prefilter, notes, req.onListed ? (abs) => {
+      if (accepts(abs)) req.onListed!(abs);
+    } : undefined);
     if (!listed.ok) return listed;
     const files = new Set([...listed.files].filter(accepts));
     if (open.length > 0) {
@@ -70,7 +73,13 @@ function openBuffersIn(deps: CandidateDeps, folder: string): string[] {
 }
 
 /** ripgrep's walk of the scope: `-l` with the literal when there is one, else `--files`. */
-async function listFiles(req: CandidateRequest, typed: boolean, prefilter: LiteralPrefilter | undefined, notes: string[]): Promise<Result<{ files: Set<string> }>> {
+async function listFiles(
+  req: CandidateRequest,
+  typed: boolean,
+  prefilter: LiteralPrefilter | undefined,
+  notes: string[],
+  onListed: ((abs: string) => void) | undefined,
+): Promise<Result<{ files: Set<string> }>> {
   const files = new Set<string>();
   const args = [
     ...(prefilter ? ['--files-with-matches', '--fixed-strings', ...(prefilter.ignoreCase ? ['--ignore-case'] : ['--case-sensitive'])] : ['--files']),
@@ -85,7 +94,12 @@ async function listFiles(req: CandidateRequest, typed: boolean, prefilter: Liter
     cwd: req.scope.absPath,
     signal: req.signal,
     onLine: (line) => {
-      if (line !== '') files.add(path.resolve(req.scope.absPath, line));
+      if (line === '') return 'continue';
+      const abs = path.resolve(req.scope.absPath, line);
+      if (!files.has(abs)) {
+        files.add(abs);
+        onListed?.(abs);
+      }
       return 'continue';
     },
   });
