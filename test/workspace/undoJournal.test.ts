@@ -70,6 +70,48 @@ describe('UndoJournal', () => {
     expect(seen).toEqual(['c4', 'c3', 'c2']);
   });
 
+  it('undoDepth over any sequence of commands, owners and undos: each file keeps its newest changes, as one counted file by file would', () => {
+    const paths = ['/a', '/b', '/c', '/d'];
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('record' as const), owner: fc.constantFrom('editor', 'agent:1'), files: fc.uniqueArray(fc.constantFrom(...paths), { minLength: 1, maxLength: 4 }) }),
+      fc.record({ kind: fc.constant('undo' as const), owner: fc.constantFrom('editor', 'agent:1'), path: fc.constantFrom(...paths) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4 }), fc.array(step, { maxLength: 30 }), (depth, steps) => {
+        const journal = new UndoJournal(() => depth);
+        // The model: entries oldest first; each file keeps its `depth` newest entries.
+        let model: { seq: number; owner: string; files: string[] }[] = [];
+        let seq = 0;
+        for (const s of steps) {
+          if (s.kind === 'record') {
+            journal.record(s.owner, `cmd${seq}`, s.files.map((p) => change(p, 'x', [{ start: 0, end: 1, newText: `v${seq}` }])));
+            model.push({ seq: ++seq, owner: s.owner, files: [...s.files] });
+            for (const p of s.files) {
+              let excess = model.filter((e) => e.files.includes(p)).length - depth;
+              for (const e of model) if (excess > 0 && e.files.includes(p)) (e.files = e.files.filter((f) => f !== p)), excess--;
+            }
+            model = model.filter((e) => e.files.length > 0);
+          } else {
+            const view = journal.viewFor(s.owner);
+            const latest = view.latest(s.path);
+            const mine = [...model].reverse().find((e) => e.owner === s.owner && e.files.includes(s.path));
+            expect(latest?.command).toBe(mine ? `cmd${mine.seq - 1}` : undefined);
+            if (latest && mine) {
+              view.forget(latest.seq, [s.path]);
+              mine.files = mine.files.filter((f) => f !== s.path);
+              model = model.filter((e) => e.files.length > 0);
+            }
+          }
+          for (const p of paths) {
+            expect(journal.depthOf(p)).toBe(model.filter((e) => e.files.includes(p)).length);
+            for (const owner of ['editor', 'agent:1']) expect(journal.viewFor(owner).depthOf(p)).toBe(model.filter((e) => e.owner === owner && e.files.includes(p)).length);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('a change that changed nothing is not recorded; a creation is, with no inverse edits', () => {
     const journal = new UndoJournal(() => 20);
     const j = Object.assign(journal.viewFor('editor'), { record: journal.record.bind(journal) });
