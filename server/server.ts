@@ -42,7 +42,7 @@ import { sweepBufferCopies } from './workspace/search/bufferCopies.js';
 import { searchFolderAhead } from './workspace/search/ripgrepSearch.js';
 import { ripgrepPath } from './workspace/search/ripgrep.js';
 import { RESPECT_GITIGNORE_BY_DEFAULT } from './commands/searchFiles.js';
-import { serving } from './workspace/timeSlice.js';
+import { serving, whenIdle } from './workspace/timeSlice.js';
 import { FolderWatch } from './workspace/disk/folders.js';
 import { workspaceSymbol } from './handlers/workspaceSymbol.js';
 import { INDEXED_EXTENSIONS } from './core/symbols/languages.js';
@@ -55,6 +55,9 @@ export { SERVER_VERSION };
 
 /** Who the editor's own requests are, in the undo journal; each attached agent is `agent:<id>`. */
 const EDITOR_REQUESTER = 'editor';
+/** The stray-temp sweep waits for the index build, then for this long without a request (at most SWEEP_LATEST_MS). */
+const SWEEP_QUIET_MS = 1000;
+const SWEEP_LATEST_MS = 30_000;
 
 export interface ServerHooks {
   /** Called with the client's processId from initialize, so main can exit when it dies (startServer). */
@@ -200,10 +203,11 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void
     void sweepBufferCopies(hooks.isProcessAlive ?? (() => true)).then((n) => {
       if (n > 0) log(`removed ${n} copy folder${n === 1 ? '' : 's'} of unsaved buffers left in the temp folder by a killed editls`);
     });
-    // A turn after the build: the queries waiting for it are answered first.
-    const afterBuild = symbols.built.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    // Once the build is done and nothing was asked for a second: the sweep's walk of the whole tree
+    // right after the build made a search sent then ~8 ms slower (1.16x plain rg against 1.07x).
+    const afterBuild = symbols.built.then(() => whenIdle(SWEEP_QUIET_MS, SWEEP_LATEST_MS));
     void sweepStrayTemps(() => folderWatch.intact(folders.list), hooks.isProcessAlive ?? (() => true), { after: afterBuild, log }).then((n) => {
-      if (n > 0) log(`removed ${n} temporary file${n === 1 ? '' : 's'} left by an interrupted write`);
+      log(`swept the workspace for temporary files left by an interrupted write: ${n} removed`);
     });
   });
   connection.onNotification(DidChangeConfigurationNotification.type, (params) => {

@@ -1,7 +1,7 @@
 // Sweeps the workspace for temporary files a crashed editls left behind (atomic writes put them
 // beside their target, anywhere in the tree): found with one `rg --files` pass, once the symbol
-// index build is done (or a second after start at the latest), removed unless their writer (pid in
-// the name) is still alive.
+// index build is done and no request came for a second (server.ts; a minute after start at the
+// latest), removed unless their writer (pid in the name) is still alive.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { removeStrayTemps, TEMP_PREFIX } from './disk/atomicWrite.js';
@@ -10,12 +10,14 @@ import { intactFolders } from './disk/folders.js';
 import { isAtOrInside } from '../core/containment.js';
 import { realpathOrSelf } from './disk/paths.js';
 
-/** The longest the sweep waits for `after` (the index build, whose ripgrep pass it would slow down). */
-export const SWEEP_WAIT_MS = 1000;
+/** The longest the sweep waits for `after` by default (the index build and a quiet moment, which its walk would slow down). */
+export const SWEEP_WAIT_MS = 60_000;
 
 export interface SweepOptions {
-  /** Start once this settles (or after SWEEP_WAIT_MS, whichever comes first). */
+  /** Start once this settles (or after `latestMs`, whichever comes first). */
   after?: Promise<unknown>;
+  /** The longest to wait for `after` (default SWEEP_WAIT_MS). */
+  latestMs?: number;
   /** Where a sweep that cannot run (no ripgrep binary) says so. */
   log?: (message: string) => void;
 }
@@ -33,7 +35,7 @@ export async function sweepStrayTemps(
   if (current().length === 0) return 0;
   if (options.after) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([options.after.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, SWEEP_WAIT_MS)))]);
+    await Promise.race([options.after.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, options.latestMs ?? SWEEP_WAIT_MS)))]);
     clearTimeout(timer);
   }
   let rg: string;

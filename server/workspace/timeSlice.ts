@@ -30,7 +30,33 @@ export async function serving<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     served--;
+    lastServedAt = performance.now();
   }
+}
+
+/** When the last request served (`serving`) was answered. */
+let lastServedAt = 0;
+
+/**
+ * Resolves once no request has been served for `quietMs` — none in flight, the last answered (and
+ * this wait begun) at least that long ago — or after `latestMs` whatever happens: for background work
+ * that would slow down a request sent meanwhile (the stray-temp sweep's walk of the whole tree).
+ */
+export function whenIdle(quietMs: number, latestMs: number): Promise<void> {
+  const begun = performance.now();
+  return new Promise((resolve) => {
+    const check = () => {
+      const now = performance.now();
+      const quietFor = served > 0 ? 0 : now - Math.max(lastServedAt, begun);
+      if (quietFor >= quietMs || now - begun >= latestMs) {
+        resolve();
+        return;
+      }
+      // Unref'd: a server shutting down does not wait for it.
+      setTimeout(check, Math.min(quietMs - quietFor, latestMs - (now - begun))).unref();
+    };
+    check();
+  });
 }
 
 /** Whether a request is being served, since less than FOREGROUND_MAX_MS (background work then waits). */
