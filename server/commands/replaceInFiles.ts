@@ -123,8 +123,9 @@ export const replaceInFilesCommand = defineCommand({
           for (let i = 0; i < targets.length; i++) {
             if (signal.aborted) return cancelled();
             const target = targets[i]!;
-            for (let k = i; k < Math.min(targets.length, i + READ_AHEAD); k++) reading.ensure(targets[k]!);
-            const outcome = await reading.outcome(target);
+            const taking = reading.outcome(target);
+            for (let k = i + 1; k < Math.min(targets.length, i + 1 + READ_AHEAD); k++) reading.ensure(targets[k]!);
+            const outcome = await taking;
             scanned++;
             if (outcome.kind === 'skipped') skipped.push({ path: target.relPath, reason: outcome.reason });
             else if (outcome.kind === 'failed') return outcome.cancelled ? cancelled() : outcome.failure;
@@ -132,7 +133,8 @@ export const replaceInFilesCommand = defineCommand({
               changes.push(outcome.change);
               matches += outcome.change.replacements;
               held += heldBytes(outcome.change);
-              if (held > room) return tooMuchText(a.search, held, room, scanned, targets.length);
+              // With what the files read ahead of the lock hold: all of it is the command's change.
+              if (held + reading.heldAhead > room) return tooMuchText(a.search, held + reading.heldAhead, room, scanned + reading.changedAhead, targets.length);
               // Refused as soon as the count passes max_files: the rest of the files are not read.
               if (changes.length > maxFiles) return tooManyFiles(a.search, maxFiles, scanned, targets.length);
             }

@@ -11,7 +11,7 @@ import type { FilesPort, ResolvedPath, Snapshot } from './ports/files.js';
 import type { RequestPort } from './ports/request.js';
 import type { SearchPort } from './ports/search.js';
 
-/** Files read and matched at once (reads wait on I/O, matching on the CPU). */
+/** Files read at once (reads wait on I/O, matching on the CPU), besides the one the command waits for. */
 export const READ_AHEAD = 16;
 
 export interface ReplaceSpec {
@@ -39,7 +39,7 @@ export async function matchFile(ctx: MatchPorts, spec: ReplaceSpec, target: Reso
 }
 
 /** Works out the change of a file read as `snapshot`. */
-async function matchSnapshot(ctx: MatchPorts, spec: ReplaceSpec, target: ResolvedPath, snapshot: Awaited<ReturnType<FilesPort['snapshot']>>): Promise<FileOutcome> {
+async function matchSnapshot(ctx: MatchPorts, spec: ReplaceSpec, target: ResolvedPath, snapshot: SnapshotResult): Promise<FileOutcome> {
   if (!snapshot.ok) return { kind: 'skipped', reason: `${snapshot.kind}: ${snapshot.message}` };
   if (snapshot.source === 'missing') return { kind: 'unchanged', snapshot };
   const max = ctx.settings.maxFileSize;
@@ -67,24 +67,33 @@ export function heldBytes(change: PlannedChange): number {
   return 4 * (change.snapshot.text.length + change.newText.length) + 300 * change.edits.length;
 }
 
-interface Entry {
-  resolved: Promise<{ ok: true; target: ResolvedPath } | { ok: false; failure: Failure }>;
-  outcome: Promise<FileOutcome | undefined>;
-  /** Read after the command took its locks: current by construction. */
-  afterLock: boolean;
-}
+type SnapshotResult = Awaited<ReturnType<FilesPort['snapshot']>>;
+
+/**
+ * A file being read: before the lock, read and matched (`outcome`; undefined when it was not matched:
+ * over the limits, or the command was over); after it, only read (`snapshot`): the command matches it
+ * when it takes it, one file at a time, as it counts toward the limits.
+ */
+type Entry = { resolved: Promise<Resolved>; afterLock: false; outcome: Promise<FileOutcome | undefined> } | { resolved: Promise<Resolved>; afterLock: true; snapshot: Promise<SnapshotResult | undefined> };
+
+type Resolved = { ok: true; target: ResolvedPath } | { ok: false; failure: Failure };
 
 type ReadPorts = MatchPorts & Pick<FilesPort, 'resolvePath' | 'unchangedSince'>;
 
 /**
- * The files of one command, read and matched a few at a time: first as ripgrep names them (`listed`,
- * before the locks; stopped once the command is bound to be refused: more changed files than
- * `maxFiles` or more text than `room`), then in the command's order (`outcome`) once it holds the locks.
- * `onChange` is told of each change worked out (the command's temp files are written ahead from it).
+ * The files of one command, read a few at a time: first as ripgrep names them (`listed`, before the
+ * locks), each also matched, one at a time; this stops once the command is bound to be refused (more
+ * changed files than `maxFiles` or more text than `room`). Then, once the command holds the locks, in
+ * its order (`outcome`), read READ_AHEAD files ahead (`ensure`) and matched as it takes them. `onChange`
+ * is told of each change worked out (the command's temp files are written ahead from it).
  */
 export class ReadAhead {
   private readonly entries = new Map<string, Entry>();
-  private readonly queue: string[] = [];
+  /** Files listed and not yet started, in the order ripgrep named them, from `head` on. */
+  private queue: string[] = [];
+  private head = 0;
+  /** Paths resolved (or being resolved), read or not. */
+  private readonly resolutions = new Map<string, Entry['resolved']>();
   private running = 0;
   /** Files named by ripgrep are read as they come (until the lock, or until the command is bound to be refused). */
   private speculating = true;
@@ -93,6 +102,9 @@ export class ReadAhead {
   private changed = 0;
   private held = 0;
   private read = 0;
+  /** heldBytes of the changes worked out before the lock and not yet taken by the command, and how many files those are. */
+  private early = 0;
+  private earlyFiles = 0;
   /** The last match started: matches run one after another. */
   private matching: Promise<unknown> = Promise.resolve();
 
@@ -103,6 +115,16 @@ export class ReadAhead {
     private readonly hooks: { onChange: (change: PlannedChange) => void; onRead: (read: number, changed: number) => void },
   ) {}
 
+  /** What the changes worked out before the lock and not yet taken by `outcome` hold (heldBytes): part of the command's. */
+  get heldAhead(): number {
+    return this.early;
+  }
+
+  /** The files whose changes make up heldAhead. */
+  get changedAhead(): number {
+    return this.earlyFiles;
+  }
+
   /** A file ripgrep named: read soon (at most READ_AHEAD at once), unless reading ahead has ended. */
   listed(absPath: string): void {
     if (!this.speculating || this.entries.has(absPath)) return;
@@ -110,69 +132,103 @@ export class ReadAhead {
     this.pump();
   }
 
-  /** The path a file resolves to: a listed file's is already being worked out (and its reading starts now if it waited in line). */
+  /** The path a file resolves to (worked out once, whether reading it started or not). */
   resolve(absPath: string): Entry['resolved'] {
-    let entry = this.entries.get(absPath);
-    if (!entry && this.speculating && !this.stopped) {
-      const at = this.queue.indexOf(absPath);
-      if (at >= 0) {
-        this.queue.splice(at, 1);
-        entry = this.start(resolveTarget(this.ctx, absPath), false);
-        this.entries.set(absPath, entry);
-      }
+    return this.entries.get(absPath)?.resolved ?? this.resolutionOf(absPath);
+  }
+
+  private resolutionOf(absPath: string): Entry['resolved'] {
+    let r = this.resolutions.get(absPath);
+    if (!r) {
+      r = resolveTarget(this.ctx, absPath);
+      this.resolutions.set(absPath, r);
     }
-    return entry ? entry.resolved : resolveTarget(this.ctx, absPath);
+    return r;
   }
 
   /** The command holds its files' locks from now on: nothing more is read before them. */
   lock(): void {
     this.speculating = false;
-    this.queue.length = 0;
+    this.dropQueue();
   }
 
-  /** Starts reading `target` (after the lock) unless it is read or being read already. */
-  ensure(target: ResolvedPath): void {
-    if (this.stopped || this.entries.has(target.absPath)) return;
-    this.entries.set(target.absPath, this.start(Promise.resolve({ ok: true, target }), true));
+  /**
+   * Starts reading `target` (after the lock) unless it is read or being read already, or READ_AHEAD
+   * files are (`now`: the file the command waits for, read whatever else is).
+   */
+  ensure(target: ResolvedPath, now = false): void {
+    if (this.stopped || this.entries.has(target.absPath) || (!now && this.running >= READ_AHEAD)) return;
+    this.running++;
+    const snapshot = (async () => {
+      try {
+        return this.stopped ? undefined : await this.ctx.snapshot(target);
+      } finally {
+        this.running--;
+      }
+    })();
+    snapshot.catch(() => undefined);
+    this.entries.set(target.absPath, { resolved: Promise.resolve({ ok: true, target }), afterLock: true, snapshot });
   }
 
-  /** `target`'s outcome as reading it now would give it: one read before the lock is checked, and read again when it changed since. */
+  /** `target`'s outcome as reading it now would give it: a file read before the lock is used if it is unchanged since, else read again. */
   async outcome(target: ResolvedPath): Promise<FileOutcome> {
-    this.ensure(target);
+    this.ensure(target, true);
     const entry = this.entries.get(target.absPath);
     this.entries.delete(target.absPath);
-    const got = entry ? await entry.outcome : undefined;
-    if (got && (entry!.afterLock || (got.snapshot !== undefined && this.ctx.unchangedSince(got.snapshot)))) return got;
-    const again = await matchFile(this.ctx, this.spec, target);
-    if (again.kind === 'changed' && !this.stopped && !this.overLimits()) this.hooks.onChange(again.change);
-    return again;
+    let got: FileOutcome | undefined;
+    if (!entry) {
+      // (stopped: read here, as it was asked for)
+    } else if (entry.afterLock) {
+      const snapshot = await entry.snapshot;
+      if (snapshot) got = await matchSnapshot(this.ctx, this.spec, target, snapshot);
+    } else {
+      const early = await entry.outcome;
+      if (early?.kind === 'changed') {
+        this.early -= heldBytes(early.change);
+        this.earlyFiles--;
+      }
+      if (early?.snapshot !== undefined && this.ctx.unchangedSince(early.snapshot)) return early;
+    }
+    got ??= await matchFile(this.ctx, this.spec, target);
+    if (got.kind === 'changed' && !this.stopped) {
+      this.changed++;
+      this.held += heldBytes(got.change);
+      if (!this.overLimits()) this.hooks.onChange(got.change);
+    }
+    return got;
   }
 
   /** Nothing more is read or reported; resolves once what was being read has settled. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.speculating = false;
-    this.queue.length = 0;
-    await Promise.allSettled([...this.entries.values()].map((e) => e.outcome));
+    this.dropQueue();
+    await Promise.allSettled([...this.entries.values()].map((e) => (e.afterLock ? e.snapshot : e.outcome)));
+  }
+
+  private dropQueue(): void {
+    this.queue = [];
+    this.head = 0;
   }
 
   private pump(): void {
-    while (this.speculating && !this.stopped && this.running < READ_AHEAD && this.queue.length > 0) {
-      const absPath = this.queue.shift()!;
-      this.entries.set(absPath, this.start(resolveTarget(this.ctx, absPath), false));
+    while (this.speculating && !this.stopped && this.running < READ_AHEAD && this.head < this.queue.length) {
+      const absPath = this.queue[this.head++]!;
+      if (this.entries.has(absPath)) continue;
+      this.entries.set(absPath, this.start(this.resolutionOf(absPath)));
     }
   }
 
-  private start(resolved: Entry['resolved'], afterLock: boolean): Entry {
+  private start(resolved: Promise<Resolved>): Entry {
     this.running++;
     const outcome = (async (): Promise<FileOutcome | undefined> => {
       try {
         const r = await resolved;
         if (!r.ok || this.stopped || this.limits.signal.aborted) return undefined;
         const snapshot = await this.ctx.snapshot(r.target);
-        // Files are read a few at once, but matched one at a time, each only while the changes so far
-        // fit the limits: what is held never grows past them by more than one file's change.
-        const turn = this.matching.then(() => (this.stopped || this.overLimits() ? undefined : this.match(r.target, snapshot, afterLock)));
+        // Read a few at once, matched one at a time, only while the changes so far fit the limits: what
+        // is held never grows past them by more than one file's change.
+        const turn = this.matching.then(() => (this.stopped || this.overLimits() ? undefined : this.match(r.target, snapshot)));
         this.matching = turn.then(
           () => undefined,
           () => undefined,
@@ -185,21 +241,23 @@ export class ReadAhead {
     })();
     // Settled by whoever takes it (outcome) or by stop(); never an unhandled rejection meanwhile.
     outcome.catch(() => undefined);
-    return { resolved, outcome, afterLock };
+    return { resolved, afterLock: false, outcome };
   }
 
-  private async match(target: ResolvedPath, snapshot: Awaited<ReturnType<FilesPort['snapshot']>>, afterLock: boolean): Promise<FileOutcome | undefined> {
+  private async match(target: ResolvedPath, snapshot: SnapshotResult): Promise<FileOutcome | undefined> {
     const got = withoutUnusedText(await matchSnapshot(this.ctx, this.spec, target, snapshot));
     if (this.stopped) return got;
     this.read++;
     if (got.kind === 'changed') {
       this.changed++;
       this.held += heldBytes(got.change);
+      this.early += heldBytes(got.change);
+      this.earlyFiles++;
       // Bound to be refused (too_large): nothing more is read before the lock, nor written ahead.
       if (this.overLimits()) this.lock();
       else this.hooks.onChange(got.change);
     }
-    if (!afterLock) this.hooks.onRead(this.read, this.changed);
+    if (this.speculating) this.hooks.onRead(this.read, this.changed);
     return got;
   }
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCommand } from '../../server/commands/index.js';
 import { codeActionOffers } from '../../server/commands/codeActions.js';
+import { READ_AHEAD } from '../../server/commands/replaceInFilesRead.js';
 import { workspaceSymbol } from '../../server/handlers/workspaceSymbol.js';
 import { applyPort, filesPort, MemoryWorkspace, only, progressPort, requestPort, reviewPort, searchPort, symbolsPort } from './memoryPorts.js';
 
@@ -165,16 +166,69 @@ describe('replaceInFiles over in-memory ports', () => {
     expect(ws.writtenAhead[0]!.added.filter((c) => !applied.has(c)).map((c) => c.snapshot.resolved.relPath).sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'e.ts']);
   });
 
+  it('at most READ_AHEAD files (and the one the command waits for) are being read at once, while the listing runs and after it', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) files[`f${String(i).padStart(3, '0')}`] = i % 3 === 0 ? 'x\r\n' : 'none';
+    const ws = new MemoryWorkspace(files);
+    // The listing ends after 10 reads: the other 90 are read while the paths are resolved and after the lock.
+    const p = streamed(ws, 10);
+    const snapshot = p.snapshot;
+    let inFlight = 0;
+    let most = 0;
+    p.snapshot = async (at) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setImmediate(r));
+      try {
+        return await snapshot(at);
+      } finally {
+        inFlight--;
+      }
+    };
+    const result = await replaceInFiles.execute(only(p), { search: 'x', replace: 'y' });
+    expect(result.ok, JSON.stringify(result)).toBe(true);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(READ_AHEAD + 1);
+    expect(new Set(p.snapshots).size).toBe(100);
+    expect((result as { value: { filesChanged: number } }).value.filesChanged).toBe(34);
+    expect(ws.text('f099')).toBe('y\r\n');
+  });
+
+  it('the changes worked out before the lock count toward the memory room: too_large, nothing applied, nothing kept ahead', async () => {
+    const files = { a: 'x'.repeat(1000), b: 'x'.repeat(1000), c: 'x'.repeat(1000), d: 'x'.repeat(1000), e: 'x'.repeat(1000), f: 'x'.repeat(1000) };
+    // One file's change fits, two do not (as in the in-order test above), which says what two hold.
+    const inOrder = new MemoryWorkspace(files);
+    inOrder.memoryRoom = 10_000;
+    const first = await replaceInFiles.execute(only(ports(inOrder)), { search: 'x', replace: 'y' });
+    const two = first.ok ? 0 : (first.data as { heldBytes: number }).heldBytes;
+    const ws = new MemoryWorkspace(files);
+    ws.memoryRoom = 10_000;
+    const p = streamed(ws, 6);
+    const result = await replaceInFiles.execute(only(p), { search: 'x', replace: 'y' });
+    expect(result.ok ? '' : result.kind).toBe('too_large');
+    if (!result.ok) {
+      expect(result.message).toMatch(/changes more text than editls can hold in memory at once/);
+      // Read last first, f and e were matched before the lock (e passed the room). Refused at the first
+      // file taken in order (a), counting the two changes read before the lock.
+      expect(result.data).toMatchObject({ roomBytes: 10_000, filesScanned: 3, candidates: 6, heldBytes: 1.5 * two });
+    }
+    expect(ws.applied).toEqual([]);
+    expect(ws.writtenAhead[0]!.added.length).toBeLessThanOrEqual(1);
+    expect(ws.writtenAhead[0]).toMatchObject({ closed: true, applied: false });
+  });
+
   it('reading ahead stops once the command is bound to be too_large; the refusal is the one reading in order gives', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) files[`f${String(i).padStart(2, '0')}`] = 'x';
+    for (let i = 0; i < 100; i++) files[`f${String(i).padStart(3, '0')}`] = 'x';
     const ws = new MemoryWorkspace(files);
     const p = streamed(ws, 3);
     const result = await replaceInFiles.execute(only(p), { search: 'x', replace: 'y', max_files: 2 });
     expect(result.ok ? '' : result.kind).toBe('too_large');
-    if (!result.ok) expect(result.data).toMatchObject({ files: 3, maxFiles: 2, filesScanned: 3, candidates: 40 });
-    // Not all 40 were read; at most two changes were written ahead.
-    expect(p.snapshots.length).toBeLessThan(40);
+    if (!result.ok) expect(result.data).toMatchObject({ files: 3, maxFiles: 2, filesScanned: 3, candidates: 100 });
+    // Read: before the lock, the three matched and at most READ_AHEAD being read when the limit was
+    // passed; after it, the three files the command took in order and READ_AHEAD more; each file
+    // once. At most two changes were written ahead.
+    expect(p.snapshots.length).toBeLessThanOrEqual(2 * (READ_AHEAD + 3));
+    expect(new Set(p.snapshots).size).toBe(p.snapshots.length);
     expect(ws.writtenAhead[0]!.added.length).toBeLessThanOrEqual(2);
     expect(ws.writtenAhead[0]).toMatchObject({ closed: true, applied: false });
     expect(ws.applied).toEqual([]);
