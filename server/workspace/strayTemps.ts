@@ -35,7 +35,8 @@ export async function sweepStrayTemps(
   if (current().length === 0) return 0;
   if (options.after) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([options.after.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, options.latestMs ?? SWEEP_WAIT_MS)))]);
+    // Unref'd: a server on its way out does not wait for it.
+    await Promise.race([options.after.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, options.latestMs ?? SWEEP_WAIT_MS).unref()))]);
     clearTimeout(timer);
   }
   let rg: string;

@@ -12,6 +12,8 @@ let sliceStart = 0;
 
 let served = 0;
 let servingSince = 0;
+/** When the last request served (`serving`) was answered. */
+let lastServedAt = 0;
 
 /**
  * How long background work yields to requests in a row: a command that waits long (on the editor,
@@ -34,8 +36,6 @@ export async function serving<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** When the last request served (`serving`) was answered. */
-let lastServedAt = 0;
 
 /**
  * Resolves once no request has been served for `quietMs` — none in flight, the last answered (and
