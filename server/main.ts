@@ -205,6 +205,7 @@ function startLsp(): void {
   function sessionHooks(session: typeof import('./session.js')): import('./server.js').ServerHooks {
     return {
       isProcessAlive,
+      pendingWrites: () => stdout.pendingWrites(),
       onShutdown: () => {
         shutdownReceived = true;
       },

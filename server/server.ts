@@ -68,6 +68,11 @@ export interface ServerHooks {
    * has not taken 30 s after this session started is stopped.
    */
   indexAhead?: RipgrepToFile;
+  /**
+   * While messages written to the client are still on their way out, a promise of the moment they
+   * have left (FrameWriter.pendingWrites); background work that follows an answer waits for it.
+   */
+  pendingWrites?: () => Promise<void> | undefined;
   /** Called once `initialize` is answered (on a later turn of the event loop): work that need not delay the answer. */
   afterInitialize?: () => void;
   /** Whether a process is alive (to keep another live editls's temp files during the start-up sweep). */
@@ -143,7 +148,7 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void
   documents.store.onDidChangeContent((e) => symbols.bufferChanged(e.document.uri));
   documents.store.onDidSave((e) => symbols.fileSaved(e.document.uri));
   documents.store.onDidClose((e) => symbols.bufferClosed(e.document.uri));
-  const journal = new UndoJournal(() => client.settings.undoDepth);
+  const journal = new UndoJournal(() => client.settings.undoDepth, hooks.pendingWrites);
   let attachHandle: AttachHandle | undefined;
   let ide: IdeServers | undefined;
   /** Settles once the client's configuration was read after `initialized` (the IDE servers start by it). */

@@ -224,8 +224,9 @@ export class Sessions {
     this.options.startRipgrepHelper?.();
     const toServer = new PassThrough();
     const toClient = new PassThrough();
-    const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new FrameWriter(toClient));
-    startServer(server, { foldersAreReal: true });
+    const toClientWriter = new FrameWriter(toClient);
+    const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), toClientWriter);
+    startServer(server, { foldersAreReal: true, pendingWrites: () => toClientWriter.pendingWrites() });
     const conn = createMessageConnection(new StreamMessageReader(toClient), new FrameWriter(toServer));
     // A minimal client: no buffers, so nothing is ever applied through it.
     conn.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'editls mcp is headless: no editor is attached' }));

@@ -1,12 +1,12 @@
 // The frame writer against vscode-jsonrpc's own reader and a real pipe: every message comes out whole
 // and in order (emoji, CJK, lone surrogates, CRLF and "Content-Length:" inside strings, a 3 MB body),
-// each frame is one write whose Content-Length counts UTF-8 bytes, a message that cannot be encoded
+// each frame is one write whose Content-Length counts UTF-8 bytes (encodeFrame against Buffer.from), a message that cannot be encoded
 // and a closed stream are errors, and a server over stdio answers through it.
 import { describe, expect, it } from 'vitest';
 import { PassThrough, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { StreamMessageReader, type Message } from 'vscode-languageserver/node';
-import { FrameWriter } from '../../server/protocol/frameWriter.js';
+import { encodeFrame, FrameWriter } from '../../server/protocol/frameWriter.js';
 import { TestClient } from '../helpers/lspClient.js';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 
@@ -60,6 +60,42 @@ describe('FrameWriter', () => {
     );
     const big = { jsonrpc: '2.0', id: 'big', result: 'x漢😀'.repeat(400_000) } as Message;
     expect((await roundTrip([big])).got).toEqual([big]);
+  });
+
+  it('encodeFrame: the header and UTF-8 body Buffer.from gives, for any text and past the measured size', () => {
+    const expected = (body: string) => Buffer.from(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
+    const bodies = ['', '{}', 'plain ascii', 'é漢字😀', '\ud800 lone \udc00', 'x'.repeat(5000), '😀'.repeat(300_000), `${'a'.repeat(17 * 1024 * 1024)}é`];
+    for (const body of bodies) expect(encodeFrame(body).equals(expected(body))).toBe(true);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (body) => encodeFrame(body).equals(expected(body))),
+      { numRuns: 300 },
+    );
+  });
+
+  it('pendingWrites: a promise while a frame is not yet taken by the stream, kept until it is; none after', async () => {
+    // A pipe nobody reads takes 16 KiB (its highWaterMark) and then calls back no more.
+    const pipe = new PassThrough();
+    const writer = new FrameWriter(pipe);
+    expect(writer.pendingWrites()).toBeUndefined();
+    const big = { jsonrpc: '2.0', id: 1, result: 'x'.repeat(1_000_000) } as Message;
+    const written = writer.write(big);
+    void writer.write({ jsonrpc: '2.0', id: 2, result: null } as Message);
+    const pending = writer.pendingWrites();
+    expect(pending).toBeInstanceOf(Promise);
+    let left = false;
+    void pending!.then(() => {
+      left = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(left).toBe(false);
+    const reader = new StreamMessageReader(pipe);
+    const got: Message[] = [];
+    reader.listen((m) => void got.push(m));
+    await written;
+    await pending;
+    expect(left).toBe(true);
+    expect(writer.pendingWrites()).toBeUndefined();
+    reader.dispose();
   });
 
   it('a message that cannot be encoded, or a destroyed stream, rejects and is reported', async () => {

@@ -1,7 +1,7 @@
 // The undo journal: inverse edits restore the text before any set of span edits (property), a
 // multi-file command is one entry whose files can be undone together or one by one, undoDepth
 // keeps at most that many changes per file (the oldest go), and each requester sees only its own.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
 import type { JournalFile } from '../../server/commands/ports/review.js';
@@ -175,5 +175,46 @@ describe('textDigest', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(file.afterDigest).toBe(textDigest(c.after));
     expect(j.viewFor('user').holdsWhatEditlsLeft(file, c.after)).toBe(true);
+  });
+
+  it('works the digests out once the messages written have left (pendingWrites), or past its deadline', async () => {
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const fileOf = (j: UndoJournal) => (j as unknown as { entries: { files: JournalFile[] }[] }).entries[0]!.files[0]!;
+    // An answer still on its way out: nothing is worked out until it has left.
+    let leave!: () => void;
+    let unsent: Promise<void> | undefined = new Promise<void>((resolve) => {
+      leave = () => {
+        unsent = undefined;
+        resolve();
+      };
+    });
+    const waiting = new UndoJournal(() => 10, () => unsent);
+    const c = change('/a.txt', 'one\ntwo\n', [{ start: 4, end: 7, newText: 'TWO' }]);
+    waiting.record('user', 'editls.edit', [c]);
+    await turns(5);
+    expect(fileOf(waiting).afterDigest).toBe('');
+    // What asks for the entry still gets it settled at once.
+    expect(waiting.viewFor('user').holdsWhatEditlsLeft(fileOf(waiting), c.after)).toBe(true);
+    leave();
+    await turns(3);
+    expect(fileOf(waiting).afterDigest).toBe(textDigest(c.after));
+    // A client that never reads: the digests go ahead after SETTLE_WAIT_MS (2 s).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const stuck = new UndoJournal(() => 10, () => new Promise<void>(() => undefined));
+      stuck.record('user', 'editls.edit', [c]);
+      await turns(3);
+      expect(fileOf(stuck).afterDigest).toBe('');
+      vi.advanceTimersByTime(1999);
+      await turns(3);
+      expect(fileOf(stuck).afterDigest).toBe('');
+      vi.advanceTimersByTime(2);
+      await turns(3);
+      expect(fileOf(stuck).afterDigest).toBe(textDigest(c.after));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -42,6 +42,9 @@ export function textDigest(text: string | EditedText): string {
 
 const DIGEST_CHUNK = 1 << 20;
 
+/** How long after a command is recorded its digests still wait for the server's messages to leave (UndoJournal's pendingWrites). */
+const SETTLE_WAIT_MS = 2000;
+
 /** Edits that turn the text after `edits` back into `before`, in the after text's offsets. */
 export function inverseEdits(before: string, edits: readonly SpanEdit[]): SpanEdit[] {
   const inverse: SpanEdit[] = [];
@@ -65,7 +68,15 @@ export class UndoJournal {
   /** Files whose digest and inverse edits are still to be worked out (right after the command answered). */
   private readonly pending = new Map<JournalFile, RecordedChange>();
 
-  constructor(private readonly depth: () => number) {}
+  /**
+   * `pendingWrites`: while the server's messages are still on their way to the client, a promise of
+   * the moment they have left (ServerHooks.pendingWrites): the digests wait for it (SETTLE_WAIT_MS at
+   * most each time), so that the command's answer leaves first.
+   */
+  constructor(
+    private readonly depth: () => number,
+    private readonly pendingWrites?: () => Promise<void> | undefined,
+  ) {}
 
   /**
    * Records one applied command (all its files); a command that changed nothing records nothing. The
@@ -86,13 +97,32 @@ export class UndoJournal {
     this.settleLater(files, 0);
   }
 
-  /** Settles `files` from `from` on, a few milliseconds at a time (4,000 files' digests take ~170 ms: other requests go between). */
-  private settleLater(files: readonly JournalFile[], from: number): void {
+  /**
+   * Settles `files` from `from` on, a few milliseconds at a time (4,000 files' digests take ~170 ms:
+   * other requests go between), each slice once the server's messages have left (`pendingWrites`),
+   * until `deadline` (SETTLE_WAIT_MS after the command was recorded; a client that stops reading).
+   */
+  private settleLater(files: readonly JournalFile[], from: number, deadline = performance.now() + SETTLE_WAIT_MS): void {
     setImmediate(() => {
+      const unsent = performance.now() < deadline ? this.pendingWrites?.() : undefined;
+      if (unsent) {
+        // Whichever comes first: the messages have left, or the deadline.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const go = () => {
+          if (timer === undefined) return;
+          clearTimeout(timer);
+          timer = undefined;
+          this.settleLater(files, from, deadline);
+        };
+        timer = setTimeout(go, Math.max(0, deadline - performance.now()));
+        timer.unref();
+        void unsent.then(go);
+        return;
+      }
       const until = performance.now() + SLICE_MS;
       let i = from;
       while (i < files.length && (i === from || performance.now() < until)) this.settle(files[i++]!);
-      if (i < files.length) this.settleLater(files, i);
+      if (i < files.length) this.settleLater(files, i, deadline);
     });
   }
 
