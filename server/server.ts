@@ -148,8 +148,13 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void
   documents.store.onDidChangeContent((e) => symbols.bufferChanged(e.document.uri));
   documents.store.onDidSave((e) => symbols.fileSaved(e.document.uri));
   documents.store.onDidClose((e) => symbols.bufferClosed(e.document.uri));
-  const journal = new UndoJournal(() => client.settings.undoDepth, hooks.pendingWrites);
   let attachHandle: AttachHandle | undefined;
+  // The journal's digests wait for the answers still on their way out: to the editor, and to agents.
+  const pendingWrites = () => {
+    const unsent = [hooks.pendingWrites?.(), attachHandle?.pendingWrites()].filter((p) => p !== undefined);
+    return unsent.length === 0 ? undefined : Promise.all(unsent).then(() => undefined);
+  };
+  const journal = new UndoJournal(() => client.settings.undoDepth, pendingWrites);
   let ide: IdeServers | undefined;
   /** Settles once the client's configuration was read after `initialized` (the IDE servers start by it). */
   let configured: Promise<void> = Promise.resolve();

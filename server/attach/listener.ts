@@ -51,6 +51,8 @@ export interface AttachHandle {
   republish(): void;
   /** Removes the record and the socket (synchronous: also runs on process exit). */
   close(): void;
+  /** While an answer to an agent is still on its way out, a promise of the moment all have left (FrameWriter.pendingWrites). */
+  pendingWrites(): Promise<void> | undefined;
 }
 
 export async function startAttachListener(deps: AttachListenerDeps): Promise<AttachHandle> {
@@ -71,10 +73,16 @@ export async function startAttachListener(deps: AttachListenerDeps): Promise<Att
   const token = newToken();
   const startedAt = Date.now();
   const sockets = new Set<net.Socket>();
+  const writers = new Set<FrameWriter>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    serveConnection(deps, token, socket);
+    const writer = new FrameWriter(socket);
+    writers.add(writer);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      writers.delete(writer);
+    });
+    serveConnection(deps, token, socket, writer);
   });
   const record = (): DiscoveryRecord => ({ pid: deps.pid, folders: deps.folders(), clientName: deps.clientName(), startedAt, endpoint, token, version: deps.version });
   let closed = false;
@@ -90,6 +98,10 @@ export async function startAttachListener(deps: AttachListenerDeps): Promise<Att
       for (const dir of mirrors) removeRecord(dir, deps.pid, undefined);
       for (const s of sockets) s.destroy();
       server.close();
+    },
+    pendingWrites: () => {
+      const unsent = [...writers].flatMap((w) => w.pendingWrites() ?? []);
+      return unsent.length === 0 ? undefined : Promise.all(unsent).then(() => undefined);
     },
   };
   return new Promise((resolve, reject) => {
@@ -130,8 +142,8 @@ function agentRoot(root: unknown): { root?: string } | { error: string } {
 
 let connections = 0;
 
-function serveConnection(deps: AttachListenerDeps, token: string, socket: net.Socket): void {
-  const conn = createMessageConnection(new StreamMessageReader(socket), new FrameWriter(socket));
+function serveConnection(deps: AttachListenerDeps, token: string, socket: net.Socket, writer: FrameWriter): void {
+  const conn = createMessageConnection(new StreamMessageReader(socket), writer);
   let agent: AttachedAgent | undefined;
   const connection = ++connections;
   const closeSoon = () => setTimeout(() => socket.end(), 20);
