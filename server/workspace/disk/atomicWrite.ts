@@ -521,9 +521,12 @@ function rememberOwnWrite(st: BigIntStats): void {
  * one, often 524,288). A file counts until the threadpool has closed it (HeldOpen): the closes of one
  * window still running once held 421 descriptors in a batch of 2,000 (windows of 256 then). Each
  * window costs a sync of 5-9 ms here: windows of 256 took 426 files' renames 50-63 ms, one of 1,024
- * 28-34 ms (replaceInFilesBench at 2,000 files).
+ * 28-34 ms (replaceInFilesBench at 2,000 files). At 20,000 files (4,115 renamed) windows of 1,024
+ * ran as one of 1,024 and then of 512 (half the budget still held while the threadpool closed the
+ * last window's files), each ~19 ms of renames, ~17 ms of sync and ~20 ms of that wait: the rename
+ * step took 497-523 ms, with windows of 4,096 436-462 ms (alternating runs).
  */
-export const PUBLISH_WINDOW = 1024;
+export const PUBLISH_WINDOW = 4096;
 
 /** fsyncs (and folder fsyncs, looks after the rename) in flight at once in a batch: each temp file stays open from its write to its fsync. */
 const FSYNC_CONCURRENCY = 64;
