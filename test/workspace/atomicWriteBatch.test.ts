@@ -38,26 +38,8 @@ function openFds(): number {
 }
 
 describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
-  it('writes every file, keeps each exact mode (also bits the umask would drop), leaves no temp file', async () => {
-    const modes: Record<string, number> = { 'a.ts': 0o600, 'b/c.ts': 0o664, 'b/d.sh': 0o775, 'e.ts': 0o640, 'f.ts': 0o666 };
-    for (const [rel, mode] of Object.entries(modes)) {
-      ws.write(rel, `old ${rel}\n`);
-      chmodSync(ws.file(rel), mode);
-    }
-    const r = await writeFilesAtomic(Object.keys(modes).map((rel) => item(rel, `new ${rel}\n`)));
-    expect(r.ok).toBe(true);
-    for (const [rel, mode] of Object.entries(modes)) {
-      expect(ws.read(rel)).toBe(`new ${rel}\n`);
-      expect((statSync(ws.file(rel)).mode & 0o7777).toString(8)).toBe(mode.toString(8));
-    }
-    expect(tempsUnder(ws.root)).toEqual([]);
-  });
-
-  it('keeps each exact mode in a batch written through the threadpool too (the mode set only where open() left another)', async () => {
-    // 70 files: past the size from which temp files are created in the threadpool (stageInPool).
-    const cycle = [0o600, 0o664, 0o775, 0o640, 0o666, 0o644, 0o4755, 0o2755, 0o700];
-    const modes: Record<string, number> = {};
-    for (let i = 0; i < 70; i++) modes[`m${i % 3}/f${i}.ts`] = cycle[i % cycle.length]!;
+  /** Files of these modes, rewritten in one batch: each holds the new text and its exact mode, no temp file is left. */
+  async function keepsModes(modes: Record<string, number>): Promise<void> {
     for (const [rel, mode] of Object.entries(modes)) {
       ws.write(rel, `old ${rel}\n`);
       chmodSync(ws.file(rel), mode);
@@ -69,6 +51,18 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
       expect([rel, (statSync(ws.file(rel)).mode & 0o7777).toString(8)]).toEqual([rel, mode.toString(8)]);
     }
     expect(tempsUnder(ws.root)).toEqual([]);
+  }
+
+  it('writes every file, keeps each exact mode (also bits the umask would drop), leaves no temp file', async () => {
+    await keepsModes({ 'a.ts': 0o600, 'b/c.ts': 0o664, 'b/d.sh': 0o775, 'e.ts': 0o640, 'f.ts': 0o666 });
+  });
+
+  it('keeps each exact mode in a batch written through the threadpool too (the mode set only where open() left another)', async () => {
+    // 70 files: past the size from which temp files are created in the threadpool (stageInPool).
+    const cycle = [0o600, 0o664, 0o775, 0o640, 0o666, 0o644, 0o4755, 0o2755, 0o700];
+    const modes: Record<string, number> = {};
+    for (let i = 0; i < 70; i++) modes[`m${i % 3}/f${i}.ts`] = cycle[i % cycle.length]!;
+    await keepsModes(modes);
   });
 
   it('refuses, as stale, a batch with a file changed since it was read: nothing written anywhere', async () => {
