@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
 import type { JournalFile } from '../../server/commands/ports/review.js';
 import { EditedText } from '../../server/core/text/editedText.js';
-import { inverseEdits, textDigest, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
+import { inverseEdits, ownCopy, textDigest, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 function change(absPath: string, before: string, edits: SpanEdit[], created = false): RecordedChange {
   return { absPath, relPath: absPath.slice(1), uri: `file://${absPath}`, before, edits, after: applySpanEdits(before, edits), created };
@@ -175,6 +177,30 @@ describe('textDigest', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(file.afterDigest).toBe(textDigest(c.after));
     expect(j.viewFor('user').holdsWhatEditlsLeft(file, c.after)).toBe(true);
+  });
+
+  it('keeps nothing of the text before but its replaced spans (a long span is copied, not a view of the whole text)', () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const span = 'a replaced span of 30 chars ok';
+    const heapNow = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const j = new UndoJournal(() => 10);
+    const base = heapNow();
+    (() => {
+      // 20 MB before the span, made one flat string (as a file's text is) by the slice that reads it.
+      const before = `${'x'.repeat(20_000_000)}${span}é`;
+      j.record('user', 'editls.edit', [change('/big.txt', before, [{ start: 20_000_000, end: 20_000_030, newText: 'short' }])]);
+      expect(j.latest('user')!.files[0]!.inverse).toEqual([{ start: 20_000_000, end: 20_000_005, newText: span }]);
+    })();
+    // Held on to, the text before would be 20 MB (40 MB in two bytes a character).
+    expect(heapNow() - base).toBeLessThan(5_000_000);
+    for (const s of ['', 'short', span, `${span}😀\ud800`, 'ü'.repeat(40)]) {
+      expect(ownCopy(s)).toBe(s);
+      expect(ownCopy(`..${s}..`.slice(2, -2))).toBe(s);
+    }
   });
 
   it('works the digests out once the messages written have left (pendingWrites), or past its deadline', async () => {
