@@ -76,7 +76,8 @@ function searchResult(value: SearchFilesResult, notes: string[], session: Record
 
 /** An edit: the summary and the diff are the text; the fields are what a program would branch on. */
 function editResult(value: EditLikeResult, notes: string[], session: Record<string, unknown>): ToolResult {
-  const { edit: _edit, unifiedDiff, files, message, notes: _notes, ...rest } = value;
+  // The TextEdits are for an editor (and an agent's changes written to disk get none: editOmitted).
+  const { edit: _edit, editOmitted: _editOmitted, unifiedDiff, files, message, notes: _notes, ...rest } = value;
   const diff = typeof unifiedDiff === 'string' ? unifiedDiff : '';
   const text = (message ?? '') + (diff ? `\n\n${cut(diff).trimEnd()}` : '');
   const structured: Record<string, unknown> = { ...rest, session };

@@ -243,6 +243,8 @@ export class Sessions {
         rootUri: pathToFileURL(root).href,
         workspaceFolders: [{ uri: pathToFileURL(root).href, name: path.basename(root) }],
         capabilities: { workspace: { workspaceEdit: { documentChanges: true } } },
+        // The tools drop a result's TextEdits (results.ts): changes written to disk get none built.
+        initializationOptions: { maxResultEdits: 0 },
       })
       .then(() => conn.sendNotification('initialized', {}));
     return {

@@ -62,6 +62,9 @@ export interface RequestInfo {
 
 export function createContext(state: ServerState, request: RequestInfo): Context {
   const settings = state.settings;
+  // An agent's tools drop a result's TextEdits (mcp/results.ts): its changes written to disk get none
+  // built, sent or read (maxResultEdits 0; the editor's changes and previews still get theirs).
+  const applySettings = state.requester.startsWith('agent:') ? { ...settings, maxResultEdits: 0 } : settings;
   return {
     settings,
     encoding: state.encoding,
@@ -81,7 +84,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
         {
           encoding: state.encoding,
           traits: state.traits,
-          settings,
+          settings: applySettings,
           documents: state.documents,
           sendApplyEdit: state.sendApplyEdit,
           unconfirmed: state.unconfirmed,

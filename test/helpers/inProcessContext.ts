@@ -13,10 +13,10 @@ import { ProgressReporter } from '../../server/workspace/progress.js';
 import type { SymbolIndex } from '../../server/workspace/symbols/symbolIndex.js';
 import { UndoJournal } from '../../server/workspace/editor/undoJournal.js';
 
-export function diskContext(root: string): Context {
+export function diskContext(root: string, requester = 'editor'): Context {
   const state: ServerState = {
     folders: [root],
-    requester: 'editor',
+    requester,
     settings: { ...SETTINGS_DEFAULTS },
     encoding: 'utf-16',
     traits: clientTraits({}),
