@@ -84,8 +84,8 @@ export class UndoJournal {
 
   /**
    * `pendingWrites`: while the server's messages are still on their way to the client, a promise of
-   * the moment they have left (ServerHooks.pendingWrites): the digests wait for it (SETTLE_WAIT_MS at
-   * most each time), so that the command's answer leaves first.
+   * the moment they have left (ServerHooks.pendingWrites): the digests wait for it (until
+   * SETTLE_WAIT_MS after the command was recorded), so that the command's answer leaves first.
    */
   constructor(
     private readonly depth: () => number,
