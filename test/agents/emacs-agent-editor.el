@@ -69,11 +69,15 @@
       (wait-until 600 (lambda ()
                         (let ((send (agent-file ".send")))
                           (when (file-exists-p send)
-                            (let ((args (json-read-file send)))
-                              (delete-file send)
-                              (with-current-buffer first
-                                (editls-execute "editls.sendToAgent"
-                                                (list :path (alist-get 'path args) :startLine (alist-get 'startLine args) :endLine (alist-get 'endLine args)))))))
+                            ;; A send that fails (editls answers an error, as a user would see it) is
+                            ;; shown, not the end of the session: the test sends again.
+                            (condition-case send-err
+                                (let ((args (json-read-file send)))
+                                  (delete-file send)
+                                  (with-current-buffer first
+                                    (editls-execute "editls.sendToAgent"
+                                                    (list :path (alist-get 'path args) :startLine (alist-get 'startLine args) :endLine (alist-get 'endLine args)))))
+                              (error (message "editls.sendToAgent failed: %S" send-err)))))
                         (file-exists-p (agent-file ".finish"))))
       (let ((want (string-trim (with-temp-buffer (insert-file-contents (agent-file ".finish")) (buffer-string)))))
         ;; auto-revert brings an unchanged buffer to the disk's text (within its interval)

@@ -3,7 +3,7 @@
 // to through files in the workspace: what it showed the user (.messages), the review prompts
 // (.prompts), the answer typed (.answer), and the buffers at the end (.result.json).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_JS } from '../helpers/lspClient.js';
@@ -60,7 +60,10 @@ export class EmacsEditor {
 
   /** Runs editls.sendToAgent in Emacs (what its code action runs). */
   send(file: string, startLine: number, endLine: number): void {
-    writeFileSync(path.join(this.ws.root, '.send'), JSON.stringify({ path: file, startLine, endLine }));
+    // Whole or not at all: Emacs polls for the file and reads it as soon as it is there.
+    const temp = path.join(this.ws.root, '.send.tmp');
+    writeFileSync(temp, JSON.stringify({ path: file, startLine, endLine }));
+    renameSync(temp, path.join(this.ws.root, '.send'));
   }
 
   /** Ends the session: once auto-revert brought `file` to the disk's text (none: at once), the buffers as Emacs holds them. */
