@@ -36,7 +36,6 @@ export async function serving<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-
 /**
  * Resolves once no request has been served for `quietMs` — none in flight, the last answered (and
  * this wait begun) at least that long ago — or after `latestMs` whatever happens: for background work

@@ -86,7 +86,8 @@ describe('FrameWriter', () => {
     void pending!.then(() => {
       left = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Nothing reads the pipe: however many turns pass, the frames stay where they are.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(left).toBe(false);
     const reader = new StreamMessageReader(pipe);
     const got: Message[] = [];

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
 import type { JournalFile } from '../../server/commands/ports/review.js';
 import { EditedText } from '../../server/core/text/editedText.js';
-import { inverseEdits, ownCopy, textDigest, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
+import { flatCopy } from '../../server/core/text/flatCopy.js';
+import { inverseEdits, textDigest, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -198,8 +199,8 @@ describe('textDigest', () => {
     // Held on to, the text before would be 20 MB (40 MB in two bytes a character).
     expect(heapNow() - base).toBeLessThan(5_000_000);
     for (const s of ['', 'short', span, `${span}😀\ud800`, 'ü'.repeat(40)]) {
-      expect(ownCopy(s)).toBe(s);
-      expect(ownCopy(`..${s}..`.slice(2, -2))).toBe(s);
+      expect(flatCopy(s)).toBe(s);
+      expect(flatCopy(`..${s}..`.slice(2, -2))).toBe(s);
     }
   });
 

@@ -3,6 +3,7 @@
 // is less indented) for `containerName` and to tell methods from functions.
 import { prefilter, type Language } from './languages.js';
 import { kindCode, SYMBOL_KINDS, type SymbolDef } from './types.js';
+import { flatCopy } from '../text/flatCopy.js';
 
 /** Lines of this many UTF-8 bytes or more (with the line break, more than this) are skipped: minified code; ripgrep gets the same `--max-columns`. */
 export const MAX_LINE_BYTES = 1000;
@@ -499,7 +500,7 @@ export class FileExtractor {
     if (container === undefined) {
       const source = owner ?? (top > 0 ? this.scopeName[top - 1] : undefined);
       if (source !== undefined) {
-        container = flat(source);
+        container = flatCopy(source);
         if (owner === undefined) this.scopeCopy[top - 1] = container;
       }
     }
@@ -776,10 +777,6 @@ function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);
   b.set(a);
   return b;
-}
-
-function flat(s: string): string {
-  return (' ' + s).slice(1);
 }
 
 function hasHint(text: string, hint: readonly string[]): boolean {

@@ -2,8 +2,9 @@
 // editls left (as a SHA-256 and a length) and the inverse span edits that restore what it replaced,
 // and whose command it was (the editor's user, or one attached agent): each requester sees and
 // undoes only its own. Kept in memory, at most `undoDepth` changes per file (all requesters
-// together); nothing of the file's text is kept beyond the replaced spans (each copied: ownCopy).
+// together); nothing of the file's text is kept beyond the replaced spans (each copied: core/text/flatCopy.ts).
 import { piecesOf, throughEdits, type EditedText } from '../../core/text/editedText.js';
+import { flatCopy } from '../../core/text/flatCopy.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { JournalEntry, JournalFile, UndoJournalView } from '../../commands/ports/review.js';
 import { SLICE_MS } from '../timeSlice.js';
@@ -42,30 +43,19 @@ export function textDigest(text: string | EditedText): string {
 
 const DIGEST_CHUNK = 1 << 20;
 
-/**
- * `s` in a string of its own. V8 makes a slice of 13 characters or more a view of the whole string it
- * was cut from, which then lives as long as the slice: the journal kept every old text whose edit
- * replaced such a span (an agent's old_string, a long search) for as long as it kept the entry.
- */
-export function ownCopy(s: string): string {
-  if (s.length < 13) return s;
-  // Latin-1 text stays one byte a character.
-  return /[^\x00-\xff]/u.test(s) ? Buffer.from(s, 'utf16le').toString('utf16le') : Buffer.from(s, 'latin1').toString('latin1');
-}
-
 /** How long after a command is recorded its digests still wait for the server's messages to leave (UndoJournal's pendingWrites). */
 const SETTLE_WAIT_MS = 2000;
 
 /**
  * Edits that turn the text after `edits` back into `before`, in the after text's offsets. Each
- * replaced span is its own string (ownCopy): the journal keeps nothing else of `before`.
+ * replaced span is its own string (flatCopy): the journal keeps nothing else of `before`.
  */
 export function inverseEdits(before: string, edits: readonly SpanEdit[]): SpanEdit[] {
   const inverse: SpanEdit[] = [];
   let shift = 0;
   for (const e of edits) {
     const start = e.start + shift;
-    inverse.push({ start, end: start + e.newText.length, newText: ownCopy(before.slice(e.start, e.end)) });
+    inverse.push({ start, end: start + e.newText.length, newText: flatCopy(before.slice(e.start, e.end)) });
     shift += e.newText.length - (e.end - e.start);
   }
   return inverse;

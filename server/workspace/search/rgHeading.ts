@@ -1,6 +1,7 @@
 // Splits ripgrep's `--heading --null --line-number` output, read as raw byte chunks, into files and
 // numbered lines for the symbol index build: whole lines only (a line cut by a chunk waits for the
 // next one), each chunk decoded as UTF-8 in one piece.
+import { flatCopy } from '../../core/text/flatCopy.js';
 
 export interface HeadingSink {
   /** A file's first match; answer false to skip its lines. `path` is as ripgrep printed it. */
@@ -93,7 +94,7 @@ export class HeadingReader {
     }
     // A copy rather than a slice of `s`, which would keep the whole chunk alive for as long as
     // the index keeps the path.
-    this.inFile = this.sink.file(flat(s.slice(pos, nul)));
+    this.inFile = this.sink.file(flatCopy(s.slice(pos, nul)));
     return this.inFile ? nul + 1 : nl + 1;
   }
 }
@@ -105,8 +106,4 @@ export class HeadingReader {
  */
 function decode(buf: Buffer, end: number): string {
   return buf.toString('utf8', 0, end);
-}
-
-function flat(s: string): string {
-  return (' ' + s).slice(1);
 }

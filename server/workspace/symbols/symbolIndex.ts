@@ -20,6 +20,7 @@ import { builtIndexArgs, indexRunArgs } from './indexArgs.js';
 import { isInside } from '../../core/containment.js';
 import { END, FIELDS, IndexedFiles, KIND, KINDS, LINE, MASK, NAME_AT, NAME_END, START, type IndexedFile } from './indexedFiles.js';
 import { buildNameTable, offerNames, type NameTable } from './nameTable.js';
+import { flatCopy } from '../../core/text/flatCopy.js';
 
 export interface SymbolIndexDeps {
   folders(): readonly string[];
@@ -339,7 +340,7 @@ export class SymbolIndex {
     const foundNames = found.names;
     // Copies, so that the names stop referring to ripgrep's output chunks (join returns a lone
     // element as it is).
-    const names = count === 1 ? flat(foundNames[0]!) : foundNames.slice(0, count).join('');
+    const names = count === 1 ? flatCopy(foundNames[0]!) : foundNames.slice(0, count).join('');
     let lowers = names.toLowerCase();
     // Name by name when the whole string would differ: a few characters change length when
     // lower-cased (İ) and Σ depends on the letter after it.
@@ -627,10 +628,5 @@ function lowerEach(names: readonly string[], count: number): string {
     out += lower.length === names[i]!.length ? lower : names[i]!.replace(/[A-Z]/g, (c) => c.toLowerCase());
   }
   return out;
-}
-
-/** A flat copy of a string (not a slice of a bigger one). */
-function flat(s: string): string {
-  return (' ' + s).slice(1);
 }
 
