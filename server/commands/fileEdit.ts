@@ -211,6 +211,8 @@ export interface ResultDiff {
 export const TOTAL_DIFF_CHARS = 200_000;
 /** Each file's diff gets at least this many characters, as long as the share lasts. */
 const MIN_FILE_DIFF_CHARS = 2_000;
+/** The most files a result has diffs of (TOTAL_DIFF_CHARS shared at MIN_FILE_DIFF_CHARS each): a command's other changes may let their texts go (WriteAhead.add). */
+export const DIFF_FILES = TOTAL_DIFF_CHARS / MIN_FILE_DIFF_CHARS;
 
 /** How a result's diffs are cut: each at `perFile` characters (0 = unlimited), the first `files` of them given one. */
 export interface DiffPlan {
@@ -231,10 +233,16 @@ export function diffPlan(n: number, budget: number): DiffPlan {
   return { perFile, files: Math.min(n, Math.floor(total / perFile)) };
 }
 
-/** Each change's unified diff for the result, as `plan` says (the files past its share get none). */
+/**
+ * Each change's unified diff for the result, as `plan` says: its first `plan.files` changes that still
+ * hold their texts get one (the rest none; a command lets go the texts of no more than its changes
+ * past the first DIFF_FILES it works out).
+ */
 export function resultDiffs(changes: readonly PlannedChange[], plan: DiffPlan): ResultDiff[] {
-  return changes.map((c, i) => {
-    if (i >= plan.files) return { text: '', truncated: true, omitted: true };
+  let given = 0;
+  return changes.map((c) => {
+    if (c.released || given >= plan.files) return { text: '', truncated: true, omitted: true };
+    given++;
     const f = asInFile(c);
     return c.created
       ? cutDiff(unifiedDiff(c.snapshot.resolved.relPath, null, f.after, f.edits), plan.perFile)

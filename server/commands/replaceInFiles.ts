@@ -11,7 +11,7 @@ import type { PlannedChange, WriteAhead } from './ports/apply.js';
 import type { ResolvedPath } from './ports/files.js';
 import type { ProgressPort } from './ports/progress.js';
 import type { SearchPort } from './ports/search.js';
-import { diffPlan, editResult, resultDiffs, TOTAL_DIFF_CHARS, type EditPorts, type EditResult, type ResultDiff } from './fileEdit.js';
+import { DIFF_FILES, diffPlan, editResult, resultDiffs, TOTAL_DIFF_CHARS, type EditPorts, type EditResult, type ResultDiff } from './fileEdit.js';
 import { defineCommand } from './registry.js';
 import { heldBytes, READ_AHEAD, ReadAhead, type ReplaceSpec } from './replaceInFilesRead.js';
 import { editToolText } from './toolText.js';
@@ -88,9 +88,12 @@ export const replaceInFilesCommand = defineCommand({
     // Each change's temp file is written while the next files are read and matched (not when a person
     // confirms the edit first: the temp files would wait in the folders while they review).
     const ahead = a.confirm ? undefined : ctx.writeAhead?.(a.apply ?? 'auto');
-    // Files are read and matched as ripgrep names them, while it still walks the tree.
+    // Files are read and matched as ripgrep names them, while it still walks the tree. The first
+    // DIFF_FILES changes keep their texts for the result's diffs; the others' are let go once their
+    // temp files are written (a large command would otherwise hold every changed file's text).
+    let added = 0;
     const reading = new ReadAhead(ctx, spec, { maxFiles, room, signal }, {
-      onChange: (change) => ahead?.add(change),
+      onChange: (change) => ahead?.add(change, added++ < DIFF_FILES),
       onRead: (read, changed) => progress.report(`${read} files scanned, ${changed} matched (listing)`),
     });
     try {

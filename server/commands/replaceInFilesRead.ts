@@ -64,7 +64,9 @@ async function matchSnapshot(ctx: MatchPorts, spec: ReplaceSpec, target: Resolve
  * bytes per edit for the edit objects and their TextEdits.
  */
 export function heldBytes(change: PlannedChange): number {
-  return 4 * (change.snapshot.text.length + change.newText.length) + 300 * change.edits.length;
+  // (Counted the same once the texts are let go, so that what was added is taken away again.)
+  const lengths = change.released ? change.released.oldLength + change.released.newLength : change.snapshot.text.length + change.newText.length;
+  return 4 * lengths + 300 * change.edits.length;
 }
 
 type SnapshotResult = Awaited<ReturnType<FilesPort['snapshot']>>;

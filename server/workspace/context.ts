@@ -27,7 +27,7 @@ import { lstatSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { pinFolder } from './disk/pinnedFolder.js';
 import { breathe } from './timeSlice.js';
-import type { UndoJournal } from './editor/undoJournal.js';
+import type { RecordedChange, UndoJournal } from './editor/undoJournal.js';
 import type { AgentsPort } from '../commands/ports/agents.js';
 
 export interface ServerState {
@@ -78,7 +78,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     snapshot: (resolved) => snapshotOf(state, resolved),
     unchangedSince: (snapshot) => unchangedSince(state, snapshot),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
-    writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings, documents: state.documents }, mode)),
+    writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings: applySettings, documents: state.documents, encoding: state.encoding, log: state.log }, mode)),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
       const outcome = await applyChanges(
         {
@@ -148,8 +148,14 @@ export function createContext(state: ServerState, request: RequestInfo): Context
 }
 
 /** A change as the undo journal records it once applied. */
-function recorded(c: PlannedChange) {
-  return { absPath: c.snapshot.resolved.absPath, relPath: c.snapshot.resolved.relPath, uri: c.snapshot.uri, before: c.created ? '' : c.snapshot.text, edits: c.edits, after: c.newText, created: c.created };
+function recorded(c: PlannedChange): RecordedChange {
+  const where = { absPath: c.snapshot.resolved.absPath, relPath: c.snapshot.resolved.relPath, uri: c.snapshot.uri, edits: c.edits, created: c.created };
+  // A change that let its texts go (PlannedChange.released) is recorded from what it kept.
+  if (c.released && c.snapshot.disk) {
+    const { encoding, bom } = c.snapshot.disk;
+    return { ...where, before: '', after: '', written: { digest: c.released.writtenDigest, length: c.released.newLength, inverse: c.released.inverse, encoding, bom } };
+  }
+  return { ...where, before: c.created ? '' : c.snapshot.text, after: c.newText };
 }
 
 /** A path refused because its workspace folder changed since initialize is also logged (window/logMessage). */

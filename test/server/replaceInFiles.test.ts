@@ -23,6 +23,19 @@ const UTF16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.fr
 /** editls's temp files under `root` (the temp files a command writes ahead, while it still reads and matches, included). */
 const tempsUnder = (root: string) => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((n) => path.basename(n).startsWith('.editls-tmp-'));
 
+/** LSP TextEdits applied to `text` (lines end at \r\n, \n or \r; characters are UTF-16 units). */
+function applyTextEdits(text: string, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\r' && text[i + 1] === '\n') continue;
+    if (text[i] === '\n' || text[i] === '\r') starts.push(i + 1);
+  }
+  const at = (p: { line: number; character: number }) => starts[p.line]! + p.character;
+  let out = text;
+  for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start))) out = out.slice(0, at(e.range.start)) + e.newText + out.slice(at(e.range.end));
+  return out;
+}
+
 describe('which files', () => {
   it('honours .gitignore without git and nested ignores, skips hidden and binary files, never follows links out', async () => {
     const outside = tempWorkspace({ 'secret.txt': 'foo outside\n' });
@@ -244,6 +257,35 @@ describe('previews, undo, progress, size', () => {
     expect([ws.read('a.txt'), ws.read('b/c.txt')]).toEqual(['foo\n', 'foo foo\n']);
   });
 
+  it('300 files of every kind (BOM, CRLF, UTF-16, emoji and CJK, no final newline): past the first 100 their texts are let go once written, yet the edit, the files and one undo are exact', async () => {
+    const kinds = [
+      (i: number) => Buffer.concat([BOM, Buffer.from(`😀 ${i} needle 中文\r\nneedle\r\n`)]),
+      (i: number) => Buffer.from(`a\tneedle ${i}\nb needle 😀needle`),
+      (i: number) => UTF16(`é ${i} needle\r\n中 needle\n`),
+      (i: number) => Buffer.from(`mixed ${i}\r\nneedle\rneedle\n\u2028needle`),
+    ];
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < 300; i++) files[`d${i % 7}/f${String(i).padStart(3, '0')}.txt`] = kinds[i % kinds.length]!(i);
+    const ws = setup(files);
+    // An editor that takes documentChanges and counts in UTF-16 (VS Code): the edit is checked against the files.
+    const client = await start(ws, { capabilities: CAPS_VSCODE });
+    const r = await client.exec(RIF, { search: 'needle', replace: 'pin🎯' });
+    expect(r).toMatchObject({ filesChanged: 300, diffsOmitted: 200 });
+    const changes = r.edit.documentChanges as { textDocument: { uri: string }; edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[] }[];
+    expect(changes).toHaveLength(300);
+    for (const [rel, before] of Object.entries(files)) {
+      const after = ws.bytes(rel);
+      const text = (b: Buffer) => (b[0] === 0xff ? b.subarray(2).toString('utf16le') : b.toString('utf8').replace(/^\uFEFF/, ''));
+      expect(text(after)).toBe(text(before).replaceAll('needle', 'pin🎯'));
+      // The TextEdits, applied to the text as it was (positions in UTF-16 units on \n, \r\n and \r lines), give the text written.
+      const doc = changes.find((c) => c.textDocument.uri.endsWith(`/${rel}`))!;
+      expect(applyTextEdits(text(before), doc.edits)).toBe(text(after));
+    }
+    const u = await client.exec('editls.undo', {});
+    expect(u.filesChanged).toBe(300);
+    for (const [rel, before] of Object.entries(files)) expect(ws.bytes(rel)).toEqual(before);
+  });
+
   it('1,000 files in one command, with $/progress', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 1000; i++) files[`d${i % 10}/f${i}.txt`] = `line ${i} needle\r\nother\r\n`;
@@ -277,7 +319,7 @@ describe('previews, undo, progress, size', () => {
     expect(ws.read('small.txt')).toBe('one pin\n');
   });
 
-  it('the diffs of many files share about 200,000 characters: 2,000 each for the first 100 files, the rest left out and counted', async () => {
+  it('the diffs of many files share about 200,000 characters: 2,000 each for 100 files (the first matched, shown in path order), the rest left out and counted', async () => {
     const files: Record<string, string> = {};
     const body = Array.from({ length: 40 }, (_, k) => `${'x'.repeat(70)} needle ${k}\n`).join('');
     for (let i = 0; i < 300; i++) files[`d${i % 3}/f${String(i).padStart(3, '0')}.txt`] = body;
@@ -291,7 +333,12 @@ describe('previews, undo, progress, size', () => {
       expect(f.diff.length).toBeLessThan(2_000 + 200);
       expect(f.diff).toContain('[diff truncated: ');
     }
-    expect(r.files.slice(100).every((f: { diff: string }) => f.diff === '')).toBe(true);
+    expect(r.files.filter((f: { diff: string }) => f.diff === '')).toHaveLength(200);
+    // The files listed in path order, the diffs too.
+    const paths = r.files.map((f: { path: string }) => f.path);
+    expect(paths).toEqual([...paths].sort());
+    const diffed = [...r.unifiedDiff.matchAll(/^\+\+\+ b\/(.*)$/gm)].map((m) => m[1]);
+    expect(diffed).toEqual(withDiff.map((f: { path: string }) => f.path));
     expect(r.unifiedDiff.length).toBeLessThan(200_000 + 100 * 200 + 300);
     expect(r.unifiedDiff.endsWith("[diffs of 200 more files left out: a result's diffs share about 200,000 characters; `files` and `edit` list every change]\n")).toBe(true);
     // Every change is still in the edit and on disk.

@@ -7,7 +7,8 @@ import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.j
 import type { JournalFile } from '../../server/commands/ports/review.js';
 import { EditedText } from '../../server/core/text/editedText.js';
 import { flatCopy } from '../../server/core/text/flatCopy.js';
-import { inverseEdits, textDigest, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
+import { bytesDigest, inverseEdits, textDigest, UndoJournal, type RecordedChange } from '../../server/workspace/editor/undoJournal.js';
+import { encodeText } from '../../server/workspace/disk/fileCodec.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -146,6 +147,28 @@ describe('UndoJournal', () => {
     expect(user.latest()).toBeUndefined();
     expect(agentA.depthOf('/f')).toBe(3);
     expect(agentB.latest()?.command).toBe('b1');
+  });
+});
+
+describe('a change recorded from the bytes it wrote (its texts let go)', () => {
+  it('is recognised by its text in that encoding, BOM included, and by nothing else: not a lone surrogate where it wrote U+FFFD', () => {
+    const cases: [string, 'utf-8' | 'utf-16le' | 'utf-16be', boolean][] = [
+      ['a\uFFFDb\r\n😀 中', 'utf-8', false],
+      ['a\uFFFDb\r\n😀 中', 'utf-8', true],
+      ['a\uFFFDb\n😀', 'utf-16le', true],
+      ['a\uFFFDb\n😀', 'utf-16be', true],
+    ];
+    for (const [after, encoding, bom] of cases) {
+      const journal = new UndoJournal(() => 20);
+      const written = { digest: bytesDigest(encodeText(after, encoding, bom)), length: after.length, inverse: [{ start: 0, end: 1, newText: 'x' }], encoding, bom };
+      journal.record('editor', 'test', [{ absPath: '/w/a', relPath: 'a', uri: 'file:///w/a', before: '', after: '', edits: [{ start: 0, end: 1, newText: 'a' }], created: false, written }]);
+      const file = journal.latest('editor')!.files[0]!;
+      expect(file.inverse).toEqual(written.inverse);
+      expect(journal.holdsWhatEditlsLeft(file, after)).toBe(true);
+      expect(journal.holdsWhatEditlsLeft(file, after.replace('\uFFFD', '\uD800'))).toBe(false);
+      expect(journal.holdsWhatEditlsLeft(file, after.replace('b', 'c'))).toBe(false);
+      expect(journal.holdsWhatEditlsLeft(file, `${after} `)).toBe(false);
+    }
   });
 });
 

@@ -13,6 +13,9 @@ import { TEMP_PREFIX } from '../../server/workspace/disk/atomicWrite.js';
 import { DiskWriteAhead } from '../../server/workspace/editor/applyEdits.js';
 import type { PlannedChange, WriteAhead } from '../../server/commands/ports/apply.js';
 import type { Context } from '../../server/commands/context.js';
+import type { TextEdit } from 'vscode-languageserver';
+import { toTextEdits } from '../../server/protocol/toProto.js';
+import { undoCommand } from '../../server/commands/undo.js';
 import { diskContext, plannedReplacements } from '../helpers/inProcessContext.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/tempWorkspace.js';
 
@@ -37,14 +40,30 @@ function tree(n: number, line = (i: number) => `old ${i}\r\n`): Record<string, s
 }
 
 /** A workspace of `n` files, their changes (old -> new) and a write ahead in `mode` holding them all. */
-async function writingAhead(n: number, mode: 'auto' | 'disk' = 'auto'): Promise<{ ws: TempWorkspace; files: Record<string, string>; ctx: Context; changes: PlannedChange[]; ahead: WriteAhead }> {
+async function writingAhead(
+  n: number,
+  mode: 'auto' | 'disk' = 'auto',
+  { keepText = true, requester = 'editor' } = {},
+): Promise<{ ws: TempWorkspace; files: Record<string, string>; ctx: Context; changes: PlannedChange[]; ahead: WriteAhead; textEdits: TextEdit[][] }> {
   const files = tree(n);
   const ws = tempWorkspace(files);
-  const ctx = diskContext(ws.root);
+  const ctx = diskContext(ws.root, requester);
   const changes = await plannedReplacements(ctx, Object.keys(files), 'old', 'new');
+  // The TextEdits as built from the texts, before any is let go.
+  const textEdits = changes.map((c) => toTextEdits(c.snapshot.text, c.edits, 'utf-16'));
   const ahead = ctx.writeAhead!(mode)!;
-  for (const c of changes) ahead.add(c);
-  return { ws, files, ctx, changes, ahead };
+  for (const c of changes) ahead.add(c, keepText);
+  return { ws, files, ctx, changes, ahead, textEdits };
+}
+
+/** Waits until every change but the first (held back: a single change is written whole) has let its texts go, at most 10 s. */
+async function released(changes: readonly PlannedChange[]): Promise<boolean> {
+  const end = Date.now() + 10_000;
+  while (!changes.slice(1).every((c) => c.released !== undefined)) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
 }
 
 describe.runIf(process.platform === 'linux')('writing ahead', () => {
@@ -115,7 +134,7 @@ describe.runIf(process.platform === 'linux')('writing ahead', () => {
       const ctx = diskContext(mnt);
       const changes = await plannedReplacements(ctx, rels, 'old', 'n'.repeat(30_000));
       const ahead = ctx.writeAhead!('auto')!;
-      for (const c of changes) ahead.add(c);
+      for (const c of changes) ahead.add(c, true);
       const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead });
       await ahead.close();
       expect(outcome.ok ? 'ok' : outcome.message).toMatch(/ENOSPC/);
@@ -147,9 +166,9 @@ describe.runIf(process.platform === 'linux')('writing ahead', () => {
       expect(ctx.writeAhead!('editor')).toBeUndefined();
       const [one] = await plannedReplacements(ctx, ['d0/f0.txt'], 'old', 'new');
       const ahead = ctx.writeAhead!('auto')!;
-      ahead.add(one!);
+      ahead.add(one!, false);
       const inEditor = { ...one!, snapshot: { ...one!.snapshot, source: 'editor' as const } };
-      ahead.add(inEditor);
+      ahead.add(inEditor, false);
       expect((ahead as DiskWriteAhead).started(one!)).toBeUndefined();
       expect((ahead as DiskWriteAhead).started(inEditor)).toBeUndefined();
       const outcome = await ctx.apply([one!], 'auto', { confirm: false, label: 'test', ahead });
@@ -160,5 +179,69 @@ describe.runIf(process.platform === 'linux')('writing ahead', () => {
     } finally {
       ws.cleanup();
     }
+  });
+
+  describe('changes that let their texts go once their temp files are written (WriteAhead.add with keepText false)', () => {
+    /** The TextEdits of an outcome's edit (its `changes`: this client takes no documentChanges), by file URI. */
+    function editsByUri(edit: unknown): Map<string, TextEdit[]> {
+      return new Map(Object.entries((edit as { changes?: Record<string, TextEdit[]> }).changes ?? {}));
+    }
+
+    it('the same files, the same TextEdits in the result (BOM, CRLF, emoji), the texts no longer readable, and editls.undo restores every byte', async () => {
+      const { ws, files, ctx, changes, ahead, textEdits } = await writingAhead(60, 'auto', { keepText: false });
+      try {
+        expect(await released(changes)).toBe(true);
+        expect(changes[0]!.released).toBeUndefined();
+        expect(() => changes[5]!.snapshot.text).toThrow(/let go/);
+        expect(() => changes[5]!.newText).toThrow(/let go/);
+        expect(changes[5]!.released).toMatchObject({ oldLength: changes[5]!.released!.newLength, inverse: [{ newText: 'old' }] });
+        const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead });
+        await ahead.close();
+        expect(outcome.ok ? 'ok' : outcome.message).toBe('ok');
+        if (!outcome.ok) return;
+        const shown = editsByUri(outcome.edit);
+        changes.forEach((c, i) => expect(shown.get(c.snapshot.uri)).toEqual(textEdits[i]));
+        for (const rel of Object.keys(files)) expect(ws.read(rel)).toBe(files[rel]!.replace('old', 'new'));
+        expect(temps(ws)).toEqual([]);
+        const undone = await undoCommand.execute(ctx, {});
+        expect(undone.ok ? 'ok' : undone.message).toBe('ok');
+        for (const rel of Object.keys(files)) expect(ws.read(rel)).toBe(files[rel]);
+      } finally {
+        ws.cleanup();
+      }
+    });
+
+    it("an agent's changes (maxResultEdits 0) keep no TextEdits; a file edited by hand after the command is not undone over", async () => {
+      const { ws, files, ctx, changes, ahead } = await writingAhead(30, 'auto', { keepText: false, requester: 'agent:test' });
+      try {
+        expect(await released(changes)).toBe(true);
+        expect(changes.slice(1).every((c) => c.released!.textEdits === undefined)).toBe(true);
+        const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead });
+        await ahead.close();
+        expect(outcome.ok ? 'ok' : outcome.message).toBe('ok');
+        const rel = 'd1/f7.txt';
+        writeFileSync(ws.file(rel), `${ws.read(rel)} by hand`);
+        const undone = await undoCommand.execute(ctx, {});
+        expect(undone.ok).toBe(false);
+        expect(ws.read(rel)).toBe(`${files[rel]!.replace('old', 'new')} by hand`);
+        expect(ws.read('d0/f3.txt')).toBe(files['d0/f3.txt']!.replace('old', 'new'));
+      } finally {
+        ws.cleanup();
+      }
+    });
+
+    it('a file changed by another program before its rename: the files already renamed are restored to their exact bytes from what was written', async () => {
+      const { ws, files, ctx, changes, ahead } = await writingAhead(70, 'auto', { keepText: false });
+      try {
+        expect(await released(changes)).toBe(true);
+        const outcome = await ctx.apply(changes, 'auto', { confirm: false, label: 'test', ahead, whileWriting: () => appendFileSync(ws.file('d1/f40.txt'), ' another program') });
+        await ahead.close();
+        expect(outcome.ok ? 'ok' : outcome.message).toMatch(/d1\/f40\.txt changed on disk .*already replaced were restored to their exact bytes, so nothing changed/);
+        for (const rel of Object.keys(files)) expect(ws.read(rel)).toBe(rel === 'd1/f40.txt' ? `${files[rel]} another program` : files[rel]);
+        expect(temps(ws)).toEqual([]);
+      } finally {
+        ws.cleanup();
+      }
+    });
   });
 });

@@ -2,7 +2,7 @@
 // documents, atomic disk writes for the rest, or as a preview), and the editor's habits a change
 // must fit (its position encoding, what it does with a carriage return).
 // Implemented by server/workspace/editor/applyEdits.ts through server/workspace/context.ts.
-import type { WorkspaceEdit } from 'vscode-languageserver';
+import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import type { Result } from '../../core/result.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { Snapshot } from './files.js';
@@ -14,6 +14,25 @@ export interface PlannedChange {
   edits: SpanEdit[];
   created: boolean;
   replacements: number;
+  /**
+   * Set once the change's temp file is written, when the command let its texts go (WriteAhead.add
+   * with `keepText` false): `snapshot.text`, `snapshot.disk.text` and `newText` then throw when read,
+   * and what the rest of the command needs of them is here.
+   */
+  released?: ReleasedText;
+}
+
+/** What a change bound for disk keeps of its texts once they are let go (PlannedChange.released). */
+export interface ReleasedText {
+  /** The lengths (UTF-16 units) of the text read and of the new text. */
+  oldLength: number;
+  newLength: number;
+  /** Span edits that turn the new text back into the old one (each replaced span a copy of its own). */
+  inverse: SpanEdit[];
+  /** The change's TextEdits for the result, in the session's position encoding; absent when it has more than maxResultEdits. */
+  textEdits?: TextEdit[];
+  /** SHA-256 (hex) of the bytes written (in the file's encoding, BOM included): what the undo journal checks against. */
+  writtenDigest: string;
 }
 
 export type ApplyMode = 'auto' | 'editor' | 'disk' | 'preview';
@@ -65,8 +84,11 @@ export interface ApplyOptions {
  * file again and publishes them as it would its own. Nothing visible changes before `apply`.
  */
 export interface WriteAhead {
-  /** A change the command will apply. */
-  add(change: PlannedChange): void;
+  /**
+   * A change the command will apply. `keepText` false: once its temp file is written, its texts may be
+   * let go (PlannedChange.released): the command will not read them again (e.g. for its result's diffs).
+   */
+  add(change: PlannedChange, keepText: boolean): void;
   /** Once the command has applied (or will not apply): what was written ahead and not used is removed. */
   close(): Promise<void>;
 }

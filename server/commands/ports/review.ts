@@ -3,15 +3,20 @@
 // and server/workspace/editor/undoJournal.ts.
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { PlannedChange } from './apply.js';
+import type { FileEncoding } from './files.js';
 
 /** One file's part of a journal entry. */
 export interface JournalFile {
   absPath: string;
   relPath: string;
   uri: string;
-  /** SHA-256 (of its UTF-8 form) and length (UTF-16 units) of the BOM-less text editls left. */
+  /**
+   * SHA-256 and length (UTF-16 units) of the BOM-less text editls left: the digest of its UTF-16 code
+   * units, or with `afterBytes`, of the bytes editls wrote (the text in that encoding, BOM included).
+   */
   afterDigest: string;
   afterLength: number;
+  afterBytes?: { encoding: FileEncoding; bom: boolean };
   /** Edits against that text that restore what the change replaced (empty for a created file). */
   inverse: SpanEdit[];
   created: boolean;

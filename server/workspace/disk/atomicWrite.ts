@@ -27,8 +27,11 @@ export interface AtomicWriteOptions {
   /**
    * The file as it was read (`fileStamp` of its stat): checked right before the rename, and the
    * replaced file once more right after it, so that no other program's write is silently dropped.
+   * The bytes it held (what a failed batch puts back, and what tells an append by another program
+   * apart) are either kept (`bytes`) or worked out from the new bytes this write left (`restore`,
+   * for a change that let its old text go: see bytesAsRead).
    */
-  expect?: { stamp: string; bytes: () => Buffer };
+  expect?: { stamp: string; bytes: () => Buffer; restore?: never } | { stamp: string; bytes?: never; restore: (written: Buffer) => Buffer | undefined };
 }
 
 export interface AtomicWriteOutcome {
@@ -400,7 +403,7 @@ async function verifyReplaced(s: Staged, original: number | undefined, before: B
     if (recent && !ownWrites.has(contentStamp(before))) await new Promise((r) => setTimeout(r, ACTIVE_WRITER_GRACE_MS));
     const after = fstatSync(original, { bigint: true });
     if (after.size !== before.size || after.mtimeNs !== before.mtimeNs) {
-      const carried = await carryOverAppend(original, after, s.options.expect?.bytes(), s.folder.at(s.name));
+      const carried = await carryOverAppend(original, after, bytesAsRead(s.options.expect, s.folder.at(s.name)), s.folder.at(s.name));
       if (!carried.ok) {
         return fail('stale', `${s.displayPath} was changed by another program while editls replaced it: the edit is on disk, but that change went to the replaced copy (its text is in data.replacedText); merge it by hand`, {
           path: s.displayPath,
@@ -804,13 +807,16 @@ async function rollBack(published: readonly Published[], items: readonly BatchWr
   const kept: { index: number; why: string }[] = [];
   for (const p of [...published].reverse()) {
     const item = items[p.index]!;
-    const bytes = item.options.expect?.bytes();
+    // A change that let its old text go: its new bytes read back (only while the file is exactly what
+    // the batch left, by its stamp) and turned back.
+    const written = item.options.expect?.restore ? readIfStamp(p.s.folder.at(p.s.name), p.stamp) : undefined;
+    const bytes = written ? item.options.expect?.restore?.(written) : item.options.expect?.bytes?.();
     if (!bytes) {
-      kept.push({ index: p.index, why: 'its old bytes were not kept' });
+      kept.push({ index: p.index, why: item.options.expect?.restore && !written ? 'it changed again since editls wrote it' : 'its old bytes were not kept' });
       continue;
     }
     const mode = p.s.existing ? Number(p.s.existing.mode) & 0o7777 : item.options.mode;
-    const staged = stage(p.s.folder, p.s.name, bytes, item.displayPath, { ...(mode !== undefined ? { mode } : {}), expect: { stamp: p.stamp, bytes: () => bytesOf(item) } });
+    const staged = stage(p.s.folder, p.s.name, bytes, item.displayPath, { ...(mode !== undefined ? { mode } : {}), expect: { stamp: p.stamp, bytes: () => written ?? bytesOf(item) } });
     if (!staged.ok) {
       kept.push({ index: p.index, why: staged.kind === 'stale' ? 'it changed again since editls wrote it' : staged.message });
       continue;
@@ -876,6 +882,37 @@ function permissionProblem(target: string, st: BigIntStats, displayPath: string)
  * Bytes another program appended to the replaced file after the last check are appended to the new
  * file; any other change to it cannot be merged and is reported.
  */
+/**
+ * The bytes a file held as it was read: kept (`expect.bytes`), or worked out (`expect.restore`) from
+ * the new bytes now at `target` (a regular file, opened without following a link and never blocking:
+ * a FIFO swapped in is not waited on); undefined when neither works.
+ */
+function bytesAsRead(expect: AtomicWriteOptions['expect'], target: string): Buffer | undefined {
+  if (!expect) return undefined;
+  if (expect.bytes) return expect.bytes();
+  const written = readIfStamp(target);
+  return written ? expect.restore(written) : undefined;
+}
+
+/** The bytes of the regular file at `target` (not followed if a link), if its stamp is `stamp` (any, without one). */
+function readIfStamp(target: string, stamp?: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    if (!st.isFile() || (stamp !== undefined && fileStamp(st) !== stamp)) return undefined;
+    return readWholeSync(fd, Number(st.size));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function carryOverAppend(
   original: number,
   after: BigIntStats,

@@ -3,7 +3,7 @@
 // nowhere. Nothing of a command reaches disk when the editor refuses its part, and nothing is ever
 // written to disk under a document the editor has open.
 import { promises as fsp, statSync } from 'node:fs';
-import type { ApplyWorkspaceEditResult, WorkspaceEdit } from 'vscode-languageserver';
+import type { ApplyWorkspaceEditResult, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
 import { piecesOf, throughEdits } from '../../core/text/editedText.js';
@@ -19,6 +19,8 @@ import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
 import { editPresence } from '../../core/edits/editPresence.js';
 import { landedAfterReview } from './reviewedEdits.js';
+import { releaseTexts } from './releasedText.js';
+import { bytesDigest } from './undoJournal.js';
 
 export interface ApplyDeps {
   encoding: PositionEncoding;
@@ -380,13 +382,19 @@ function route(deps: Pick<ApplyDeps, 'settings'>, c: PlannedChange, mode: ApplyM
 }
 
 function documentChange(deps: ApplyDeps, c: PlannedChange, via: Via): DocumentChange {
-  const base = c.created ? '' : c.snapshot.text;
   return {
     uri: c.snapshot.uri,
     version: c.snapshot.source === 'editor' ? c.snapshot.version : null,
-    edits: toTextEdits(base, c.edits, deps.encoding),
+    edits: c.released ? releasedTextEdits(c) : toTextEdits(c.created ? '' : c.snapshot.text, c.edits, deps.encoding),
     create: c.created && (via !== 'disk' || deps.traits.createFiles),
   };
+}
+
+/** The TextEdits a change built before it let its texts go (it did when it had at most maxResultEdits, as buildReported shows). */
+function releasedTextEdits(c: PlannedChange): TextEdit[] {
+  const edits = c.released?.textEdits;
+  if (!edits) throw new Error(`editls: ${c.snapshot.resolved.relPath} let its text go without its TextEdits`);
+  return edits;
 }
 
 /** An editor's refusal that says the document changed (the edit's version is old). */
@@ -440,6 +448,8 @@ async function stampNow(c: PlannedChange): Promise<Result<{ stamp: string }>> {
   }
   if (!info) return fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`);
   if (fileStamp(info) === disk.stamp) return { ok: true, stamp: disk.stamp };
+  // Touched since it was read, and the text it was read with let go: not compared, refused.
+  if (c.released) return fail('stale', `${resolved.relPath} changed on disk while the edit was computed; nothing written, run the command again`, { changedOnDisk: true, path: resolved.relPath });
   const current = await readTextFile(resolved.absPath, resolved.relPath, Number.MAX_SAFE_INTEGER, { confined: true });
   if (!current.ok) return current.kind === 'file_not_found' ? fail('stale', `${resolved.relPath} was deleted while the edit was computed; nothing written`) : current;
   if (current.text !== disk.text || current.bom !== disk.bom || current.encoding !== disk.encoding) {
@@ -538,23 +548,25 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], wh
 export class DiskWriteAhead implements WriteAhead {
   private readonly staging = new StagingAhead();
   private readonly writes = new Map<PlannedChange, Promise<Result<{ write: BatchWrite }>>>();
-  private first: PlannedChange | undefined;
+  private first: { c: PlannedChange; keepText: boolean } | undefined;
 
+  /** `deps.settings`: the requester's (its maxResultEdits says which TextEdits a change let go of still builds). */
   constructor(
-    private readonly deps: Pick<ApplyDeps, 'settings' | 'documents'>,
+    private readonly deps: Pick<ApplyDeps, 'settings' | 'documents' | 'encoding' | 'log'>,
     private readonly mode: ApplyMode,
   ) {}
 
-  add(c: PlannedChange): void {
+  add(c: PlannedChange, keepText: boolean): void {
     if (c.created || c.snapshot.source !== 'disk' || route(this.deps, c, this.mode) !== 'disk') return;
     if (this.deps.documents.getByPath(c.snapshot.resolved.absPath)) return;
     if (this.writes.size === 0 && this.first === undefined) {
-      this.first = c;
+      // (Kept whole: a single file is written by writeToDisk, from its texts.)
+      this.first = { c, keepText: true };
       return;
     }
-    if (this.first) this.start(this.first);
+    if (this.first) this.start(this.first.c, this.first.keepText);
     this.first = undefined;
-    this.start(c);
+    this.start(c, keepText);
   }
 
   /** The batch item of a change added here, its temp file being written (undefined: not added, or held back alone). */
@@ -562,10 +574,35 @@ export class DiskWriteAhead implements WriteAhead {
     return this.writes.get(c);
   }
 
-  private start(c: PlannedChange): void {
+  private start(c: PlannedChange, keepText: boolean): void {
     this.writes.set(
       c,
-      diskWrite(c).then((item) => (item.ok ? { ok: true, write: { ...item.write, ahead: this.staging.stage(item.write) } } : item)),
+      diskWrite(c).then((item) => {
+        if (!item.ok) return item;
+        if (keepText) return { ok: true, write: { ...item.write, ahead: this.staging.stage(item.write) } };
+        // The digest of the bytes as they are made for the temp file; once it is written, the texts go
+        // (before the batch, which awaits the same stage after this, takes the item).
+        let digest: string | undefined;
+        const made = item.write.data;
+        const write: BatchWrite = {
+          ...item.write,
+          data: () => {
+            const bytes = typeof made === 'function' ? made() : made;
+            digest = bytesDigest(bytes);
+            return bytes;
+          },
+        };
+        const ahead = this.staging.stage(write);
+        void ahead.done.then((r) => {
+          if (!r.ok || digest === undefined) return;
+          try {
+            releaseTexts(c, write, digest, this.deps.encoding, this.deps.settings.maxResultEdits);
+          } catch (error) {
+            this.deps.log(`could not let go of ${c.snapshot.resolved.relPath}'s text: ${String(error)}`);
+          }
+        });
+        return { ok: true, write: { ...write, ahead } };
+      }),
     );
   }
 

@@ -8,6 +8,8 @@ import { flatCopy } from '../../core/text/flatCopy.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { JournalEntry, JournalFile, UndoJournalView } from '../../commands/ports/review.js';
 import { SLICE_MS } from '../timeSlice.js';
+import type { FileEncoding } from '../../commands/ports/files.js';
+import { encodeText } from '../disk/fileCodec.js';
 
 /** An entry and whose command it was. */
 interface OwnedEntry extends JournalEntry {
@@ -26,6 +28,11 @@ export interface RecordedChange {
   /** The BOM-less text editls left. */
   after: string;
   created: boolean;
+  /**
+   * For a change that let its texts go (PlannedChange.released; `before` and `after` are then ''):
+   * the digest and length of what it wrote, its inverse edits, and the file's encoding.
+   */
+  written?: { digest: string; length: number; inverse: SpanEdit[]; encoding: FileEncoding; bom: boolean };
 }
 
 /**
@@ -42,6 +49,16 @@ export function textDigest(text: string | EditedText): string {
 }
 
 const DIGEST_CHUNK = 1 << 20;
+
+/** SHA-256 (hex) of bytes: the digest of a text as written (JournalFile.afterBytes). */
+export function bytesDigest(bytes: Buffer): string {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
+}
+
+/** No lone surrogate (String.prototype.isWellFormed, which Node 20's types do not name). */
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
 
 /** How long after a command is recorded its digests still wait for the server's messages to leave (UndoJournal's pendingWrites). */
 const SETTLE_WAIT_MS = 2000;
@@ -93,7 +110,13 @@ export class UndoJournal {
     const files: JournalFile[] = [];
     for (const c of changes) {
       if (!c.created && c.edits.length === 0) continue;
-      const file: JournalFile = { absPath: c.absPath, relPath: c.relPath, uri: c.uri, afterDigest: '', afterLength: c.after.length, inverse: [], created: c.created };
+      const where = { absPath: c.absPath, relPath: c.relPath, uri: c.uri, created: c.created };
+      if (c.written) {
+        const { digest, length, inverse, encoding, bom } = c.written;
+        files.push({ ...where, afterDigest: digest, afterLength: length, afterBytes: { encoding, bom }, inverse });
+        continue;
+      }
+      const file: JournalFile = { ...where, afterDigest: '', afterLength: c.after.length, inverse: [] };
       this.pending.set(file, c);
       files.push(file);
     }
@@ -190,6 +213,10 @@ export class UndoJournal {
     if (pending) {
       const after = afterOf(pending);
       return typeof after === 'string' ? text === after : after.equals(text);
+    }
+    if (file.afterBytes) {
+      // The text as the bytes editls wrote: encoding is one to one for a well-formed text only.
+      return isWellFormed(text) && bytesDigest(encodeText(text, file.afterBytes.encoding, file.afterBytes.bom)) === file.afterDigest;
     }
     return textDigest(text) === file.afterDigest;
   }
