@@ -250,7 +250,7 @@ export function resultDiffs(changes: readonly PlannedChange[], plan: DiffPlan): 
   });
 }
 
-/** The line closing a unified diff whose last files' diffs were left out. */
+/** The line closing a unified diff some of whose files' diffs were left out. */
 function omittedNotice(n: number): string {
   return `[diffs of ${n} more file${n === 1 ? '' : 's'} left out: a result's diffs share about ${formatCount(TOTAL_DIFF_CHARS)} characters; \`files\` and \`edit\` list every change]\n`;
 }

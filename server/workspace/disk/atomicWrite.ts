@@ -879,10 +879,6 @@ function permissionProblem(target: string, st: BigIntStats, displayPath: string)
 }
 
 /**
- * Bytes another program appended to the replaced file after the last check are appended to the new
- * file; any other change to it cannot be merged and is reported.
- */
-/**
  * The bytes a file held as it was read: kept (`expect.bytes`), or worked out (`expect.restore`) from
  * the new bytes now at `target` (a regular file, opened without following a link and never blocking:
  * a FIFO swapped in is not waited on); undefined when neither works.
@@ -913,6 +909,10 @@ function readIfStamp(target: string, stamp?: string): Buffer | undefined {
   }
 }
 
+/**
+ * Bytes another program appended to the replaced file after the last check are appended to the new
+ * file; any other change to it cannot be merged and is reported.
+ */
 async function carryOverAppend(
   original: number,
   after: BigIntStats,

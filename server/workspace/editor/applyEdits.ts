@@ -548,7 +548,7 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], wh
 export class DiskWriteAhead implements WriteAhead {
   private readonly staging = new StagingAhead();
   private readonly writes = new Map<PlannedChange, Promise<Result<{ write: BatchWrite }>>>();
-  private first: { c: PlannedChange; keepText: boolean } | undefined;
+  private first: PlannedChange | undefined;
 
   /** `deps.settings`: the requester's (its maxResultEdits says which TextEdits a change let go of still builds). */
   constructor(
@@ -560,11 +560,11 @@ export class DiskWriteAhead implements WriteAhead {
     if (c.created || c.snapshot.source !== 'disk' || route(this.deps, c, this.mode) !== 'disk') return;
     if (this.deps.documents.getByPath(c.snapshot.resolved.absPath)) return;
     if (this.writes.size === 0 && this.first === undefined) {
-      // (Kept whole: a single file is written by writeToDisk, from its texts.)
-      this.first = { c, keepText: true };
+      this.first = c;
       return;
     }
-    if (this.first) this.start(this.first.c, this.first.keepText);
+    // (The first keeps its texts: had it stayed alone, writeToDisk would have written it from them.)
+    if (this.first) this.start(this.first, true);
     this.first = undefined;
     this.start(c, keepText);
   }
