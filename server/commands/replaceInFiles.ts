@@ -90,11 +90,13 @@ export const replaceInFilesCommand = defineCommand({
     const ahead = a.confirm ? undefined : ctx.writeAhead?.(a.apply ?? 'auto');
     // Files are read and matched as ripgrep names them, while it still walks the tree. The first
     // DIFF_FILES changes keep their texts for the result's diffs; the others' are let go once their
-    // temp files are written (a large command would otherwise hold every changed file's text).
+    // temp files are written (a large command would otherwise hold every changed file's text), or
+    // never have them (a literal worked out on a file's bytes: SearchPort.matchLiteral).
     let added = 0;
     const reading = new ReadAhead(ctx, spec, { maxFiles, room, signal }, {
       onChange: (change) => ahead?.add(change, added++ < DIFF_FILES),
       onRead: (read, changed) => progress.report(`${read} files scanned, ${changed} matched (listing)`),
+      keepText: () => !ahead?.writesClosedFiles || added < DIFF_FILES,
     });
     try {
       const listed = await ctx.listReplaceCandidates({

@@ -2,14 +2,18 @@
 // (`matchFile`), and `ReadAhead`, which does that for the files ripgrep names while it is still
 // walking the tree, before the command holds their locks. A file read before the lock is used only
 // when it is unchanged since (FilesPort.unchangedSince), else read again: the command's outcome is
-// the one reading after the lock would give, only sooner.
+// the one reading after the lock would give, only sooner. Once changes need not keep their texts
+// (past the first DIFF_FILES, written ahead), a case-sensitive literal's closed files are read and
+// matched by SearchPort.matchLiteral instead: on their bytes, their texts never made.
 import type { Failure } from '../core/result.js';
-import { withPreservedCase } from '../core/edits/replaceInFiles.js';
-import { finishSearchAndReplace, prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
+import { settleReplace } from '../core/edits/replaceInFiles.js';
+import { prepareSearchAndReplace, scanHere } from '../core/edits/searchAndReplace.js';
 import type { PlannedChange } from './ports/apply.js';
 import type { FilesPort, ResolvedPath, Snapshot } from './ports/files.js';
 import type { RequestPort } from './ports/request.js';
-import type { SearchPort } from './ports/search.js';
+import type { FileOutcome, SearchPort } from './ports/search.js';
+
+export type { FileOutcome };
 
 /** Files read at once (reads wait on I/O, matching on the CPU), besides the one the command waits for. */
 export const READ_AHEAD = 16;
@@ -22,16 +26,7 @@ export interface ReplaceSpec {
   preserveCase: boolean;
 }
 
-/** What one file comes to; `snapshot` is the text it was worked out on (none when it could not be read). */
-export type FileOutcome =
-  | { kind: 'changed'; snapshot: Snapshot; change: PlannedChange }
-  | { kind: 'unchanged'; snapshot: Snapshot }
-  /** Left out of the command and named in its `skipped` list. */
-  | { kind: 'skipped'; snapshot?: Snapshot; reason: string }
-  /** The command stops with this failure (`cancelled`: the command's own cancellation). */
-  | { kind: 'failed'; snapshot?: Snapshot; failure: Failure; cancelled?: true };
-
-type MatchPorts = Pick<FilesPort, 'snapshot'> & Pick<SearchPort, 'scanRegex'> & Pick<RequestPort, 'settings'>;
+type MatchPorts = Pick<FilesPort, 'snapshot'> & Pick<SearchPort, 'scanRegex' | 'matchLiteral'> & Pick<RequestPort, 'settings'>;
 
 /** Reads `target` (the open buffer, else the disk copy) and works out its change. */
 export async function matchFile(ctx: MatchPorts, spec: ReplaceSpec, target: ResolvedPath): Promise<FileOutcome> {
@@ -45,15 +40,11 @@ async function matchSnapshot(ctx: MatchPorts, spec: ReplaceSpec, target: Resolve
   const max = ctx.settings.maxFileSize;
   const prepared = prepareSearchAndReplace(snapshot.text, { search: spec.search, replace: spec.replace, useRegex: spec.useRegex, ignoreCase: spec.ignoreCase, maxOutput: max }, target.relPath);
   if (!prepared.ok) return { kind: 'failed', snapshot, failure: prepared };
-  let reply = prepared.prepared.usesRegex ? await ctx.scanRegex(prepared.prepared.job) : scanHere(prepared.prepared);
-  if (spec.preserveCase) reply = withPreservedCase(prepared.prepared, reply);
-  const done = finishSearchAndReplace(prepared.prepared, reply);
-  if (!done.ok) {
-    if (done.kind === 'too_large') return { kind: 'skipped', snapshot, reason: `too_large: ${done.message}` };
-    return { kind: 'failed', snapshot, failure: done, ...(done.kind === 'cancelled' ? { cancelled: true as const } : {}) };
-  }
-  if (done.edits.length === 0) return { kind: 'unchanged', snapshot };
-  if (done.newText.length > max) return { kind: 'skipped', snapshot, reason: `too_large: the result would be ${done.newText.length} characters, over maxFileSize (${max})` };
+  const reply = prepared.prepared.usesRegex ? await ctx.scanRegex(prepared.prepared.job) : scanHere(prepared.prepared);
+  const done = settleReplace(prepared.prepared, reply, spec.preserveCase, max);
+  if (done.kind === 'too_large') return { kind: 'skipped', snapshot, reason: done.reason };
+  if (done.kind === 'failed') return { kind: 'failed', snapshot, failure: done.failure, ...(done.failure.kind === 'cancelled' ? { cancelled: true as const } : {}) };
+  if (done.kind === 'unchanged') return { kind: 'unchanged', snapshot };
   return { kind: 'changed', snapshot, change: { snapshot, newText: done.newText, edits: done.edits, created: false, replacements: done.replacements } };
 }
 
@@ -76,7 +67,10 @@ type SnapshotResult = Awaited<ReturnType<FilesPort['snapshot']>>;
  * over the limits, or the command was over); after it, only read (`snapshot`): the command matches it
  * when it takes it, one file at a time, as it counts toward the limits.
  */
-type Entry = { resolved: Promise<Resolved>; afterLock: false; outcome: Promise<FileOutcome | undefined> } | { resolved: Promise<Resolved>; afterLock: true; snapshot: Promise<SnapshotResult | undefined> };
+type Entry =
+  | { resolved: Promise<Resolved>; afterLock: false; outcome: Promise<FileOutcome | undefined> }
+  /** After the lock: read (`snapshot`), or read and matched by SearchPort.matchLiteral (`outcome`, not yet counted). */
+  | { resolved: Promise<Resolved>; afterLock: true; read: Promise<{ snapshot: SnapshotResult } | { outcome: FileOutcome } | undefined> };
 
 type Resolved = { ok: true; target: ResolvedPath } | { ok: false; failure: Failure };
 
@@ -110,12 +104,21 @@ export class ReadAhead {
   /** The last match started: matches run one after another. */
   private matching: Promise<unknown> = Promise.resolve();
 
+  /** A case-sensitive literal, and a port for it: once changes need not keep their texts (hooks.keepText), each closed file is read and matched by SearchPort.matchLiteral. */
+  private readonly byPort: boolean;
+
+  /**
+   * `hooks.keepText`: whether a change worked out now must keep its texts (else, for a literal, it may
+   * never have them: SearchPort.matchLiteral; it is then given to `onChange` for its temp file to be written).
+   */
   constructor(
     private readonly ctx: ReadPorts,
     private readonly spec: ReplaceSpec,
     private readonly limits: { maxFiles: number; room: number; signal: AbortSignal },
-    private readonly hooks: { onChange: (change: PlannedChange) => void; onRead: (read: number, changed: number) => void },
-  ) {}
+    private readonly hooks: { onChange: (change: PlannedChange) => void; onRead: (read: number, changed: number) => void; keepText: () => boolean },
+  ) {
+    this.byPort = !spec.useRegex && !spec.ignoreCase && ctx.matchLiteral !== undefined;
+  }
 
   /** What the changes worked out before the lock and not yet taken by `outcome` hold (heldBytes): part of the command's. */
   get heldAhead(): number {
@@ -160,16 +163,23 @@ export class ReadAhead {
    */
   ensure(target: ResolvedPath, now = false): void {
     if (this.stopped || this.entries.has(target.absPath) || (!now && this.running >= READ_AHEAD)) return;
+    // A file matched by the port is matched as the command takes it: not ahead, where its outcome would
+    // hold the file's change until then (reading is synchronous: ahead or not, the same work).
+    const byPort = this.byPort && !this.hooks.keepText();
+    if (byPort && !now) return;
     this.running++;
-    const snapshot = (async () => {
+    const read = (async () => {
       try {
-        return this.stopped ? undefined : await this.ctx.snapshot(target);
+        if (this.stopped) return undefined;
+        const outcome = byPort ? await this.matchByPort(target) : undefined;
+        if (outcome) return { outcome };
+        return this.stopped ? undefined : { snapshot: await this.ctx.snapshot(target) };
       } finally {
         this.running--;
       }
     })();
-    snapshot.catch(() => undefined);
-    this.entries.set(target.absPath, { resolved: Promise.resolve({ ok: true, target }), afterLock: true, snapshot });
+    read.catch(() => undefined);
+    this.entries.set(target.absPath, { resolved: Promise.resolve({ ok: true, target }), afterLock: true, read });
   }
 
   /** `target`'s outcome as reading it now would give it: a file read before the lock is used if it is unchanged since, else read again. */
@@ -181,8 +191,9 @@ export class ReadAhead {
     if (!entry) {
       // (stopped: read here, as it was asked for)
     } else if (entry.afterLock) {
-      const snapshot = await entry.snapshot;
-      if (snapshot) got = await matchSnapshot(this.ctx, this.spec, target, snapshot);
+      const read = await entry.read;
+      if (read && 'outcome' in read) got = read.outcome;
+      else if (read) got = await matchSnapshot(this.ctx, this.spec, target, read.snapshot);
     } else {
       const early = await entry.outcome;
       if (early?.kind === 'changed') {
@@ -205,7 +216,7 @@ export class ReadAhead {
     this.stopped = true;
     this.speculating = false;
     this.dropQueue();
-    await Promise.allSettled([...this.entries.values()].map((e) => (e.afterLock ? e.snapshot : e.outcome)));
+    await Promise.allSettled([...this.entries.values()].map((e) => (e.afterLock ? e.read : e.outcome)));
   }
 
   private dropQueue(): void {
@@ -227,6 +238,18 @@ export class ReadAhead {
       try {
         const r = await resolved;
         if (!r.ok || this.stopped || this.limits.signal.aborted) return undefined;
+        if (this.byPort && !this.hooks.keepText()) {
+          // Matched one at a time too, each only while the changes so far fit the limits.
+          const turn = this.matching.then(async () => (this.stopped || this.overLimits() ? null : await this.matchByPort(r.target)));
+          this.matching = turn.then(
+            () => undefined,
+            () => undefined,
+          );
+          const got = await turn;
+          if (got === null) return undefined;
+          if (got) return this.stopped ? got : this.account(got);
+          // (Open in the editor: its buffer, through snapshot.)
+        }
         const snapshot = await this.ctx.snapshot(r.target);
         // Read a few at once, matched one at a time, only while the changes so far fit the limits: what
         // is held never grows past them by more than one file's change.
@@ -246,9 +269,19 @@ export class ReadAhead {
     return { resolved, afterLock: false, outcome };
   }
 
+  /** `target` read and matched by SearchPort.matchLiteral (undefined: read its snapshot and match it here). */
+  private async matchByPort(target: ResolvedPath): Promise<FileOutcome | undefined> {
+    const { search, replace, preserveCase } = this.spec;
+    return this.ctx.matchLiteral?.(target, { search, replace, preserveCase, signal: this.limits.signal });
+  }
+
   private async match(target: ResolvedPath, snapshot: SnapshotResult): Promise<FileOutcome | undefined> {
     const got = withoutUnusedText(await matchSnapshot(this.ctx, this.spec, target, snapshot));
-    if (this.stopped) return got;
+    return this.stopped ? got : this.account(got);
+  }
+
+  /** Counts a file worked out before the lock (and has its temp file written ahead), unless it passes the limits. */
+  private account(got: FileOutcome): FileOutcome {
     this.read++;
     if (got.kind === 'changed') {
       this.changed++;

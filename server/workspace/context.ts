@@ -16,6 +16,7 @@ import type { OpenDocuments } from './editor/openDocuments.js';
 import type { Previews } from './editor/previews.js';
 import { resolveWorkspacePath } from './disk/paths.js';
 import { regexRunner } from './search/regexRunner.js';
+import { literalChange, literalOutcome } from './search/literalChange.js';
 import type { ProgressReporter } from './progress.js';
 import { searchFiles } from './search/ripgrepSearch.js';
 import { syncFileSystems } from './search/fileSystemSync.js';
@@ -133,6 +134,13 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     // An IDE review of an agent CLI's own edit is the user's to answer (Previews.withoutWriters).
     previews: state.requester.startsWith('agent:') ? state.previews.withoutWriters() : state.previews,
     scanRegex: (job) => regexRunner.run(job, settings.regexTimeoutMs, request.signal),
+    matchLiteral: async (target, req) => {
+      await breathe(); // literalChange works in synchronous calls
+      // An open file is the buffer the user sees: read through snapshot.
+      if (req.signal.aborted || !target.exists || state.documents.getByPath(target.absPath) || state.documents.get(target.uri)) return undefined;
+      const job = { absPath: target.absPath, relPath: target.relPath, search: req.search, replace: req.replace, preserveCase: req.preserveCase, maxFileSize: settings.maxFileSize, encoding: state.encoding, maxResultEdits: applySettings.maxResultEdits };
+      return literalOutcome(target, literalChange(job));
+    },
     resolveSearchScope: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders, { directories: true })),
     searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),
     listReplaceCandidates: (req) => listReplaceCandidates({ documents: state.documents }, req),

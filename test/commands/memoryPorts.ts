@@ -138,6 +138,8 @@ export function applyPort(ws: MemoryWorkspace, journal?: { journal: UndoJournal;
         close: async () => {
           record.closed = true;
         },
+        // Its changes keep their texts (this workspace applies them from the texts).
+        writesClosedFiles: false,
       };
       record.ahead = ahead;
       ws.writtenAhead.push(record);
@@ -254,8 +256,11 @@ export function progressPort(): ProgressPort & { shown: string[] } {
   };
 }
 
-/** Optional members a command may look at without taking a port for them. */
-const OPTIONAL = new Set<PropertyKey>(['workDoneToken']);
+/**
+ * Optional members a command may look at without taking a port for them (matchLiteral reads files on
+ * disk: a memory workspace has none, its files are read through snapshot).
+ */
+const OPTIONAL = new Set<PropertyKey>(['workDoneToken', 'matchLiteral']);
 
 /**
  * The registry runs a command on a whole Context; this one holds only the ports the test gives, and

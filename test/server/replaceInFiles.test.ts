@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { tempWorkspace } from '../helpers/tempWorkspace.js';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import { CAPS_HELIX, CAPS_LSPMODE_8, CAPS_VSCODE, TestClient } from '../helpers/lspClient.js';
@@ -23,14 +24,28 @@ const UTF16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.fr
 /** editls's temp files under `root` (the temp files a command writes ahead, while it still reads and matches, included). */
 const tempsUnder = (root: string) => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((n) => path.basename(n).startsWith('.editls-tmp-'));
 
-/** LSP TextEdits applied to `text` (lines end at \r\n, \n or \r; characters are UTF-16 units). */
-function applyTextEdits(text: string, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+/** LSP TextEdits applied to `text` (lines end at \r\n, \n or \r; characters are `encoding` units, UTF-16 by default). */
+function applyTextEdits(
+  text: string,
+  edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[],
+  encoding: 'utf-8' | 'utf-16' | 'utf-32' = 'utf-16',
+): string {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '\r' && text[i + 1] === '\n') continue;
     if (text[i] === '\n' || text[i] === '\r') starts.push(i + 1);
   }
-  const at = (p: { line: number; character: number }) => starts[p.line]! + p.character;
+  const units = (from: number, character: number) => {
+    if (encoding === 'utf-16') return character;
+    let u = 0;
+    for (let counted = 0; counted < character; ) {
+      const ch = String.fromCodePoint(text.codePointAt(from + u)!);
+      counted += encoding === 'utf-8' ? Buffer.byteLength(ch) : 1;
+      u += ch.length;
+    }
+    return u;
+  };
+  const at = (p: { line: number; character: number }) => starts[p.line]! + units(starts[p.line]!, p.character);
   let out = text;
   for (const e of [...edits].sort((a, b) => at(b.range.start) - at(a.range.start))) out = out.slice(0, at(e.range.start)) + e.newText + out.slice(at(e.range.end));
   return out;
@@ -285,6 +300,40 @@ describe('previews, undo, progress, size', () => {
     expect(u.filesChanged).toBe(300);
     for (const [rel, before] of Object.entries(files)) expect(ws.bytes(rel)).toEqual(before);
   });
+
+  for (const [name, caps, clientName, encoding, replace] of [
+    ['VS Code, UTF-16 columns', CAPS_VSCODE, 'vscode', 'utf-16', 'pin'],
+    ['Helix, UTF-8 columns', CAPS_HELIX, 'helix', 'utf-8', 'needles'],
+    ['lsp-mode, UTF-32 columns', CAPS_LSPMODE_8, 'emacs', 'utf-32', 'ne_dle'],
+  ] as const) {
+    it(`300 UTF-8 files worked out on their bytes past the first 100 (ASCII, BOM, emoji and CJK; CRLF ones through their text): the edit, the files and one undo exact — ${name}`, async () => {
+      const kinds = [
+        (i: number) => Buffer.from(`line ${i} needle\n\tneedleneedle x\nno final newline needle`),
+        (i: number) => Buffer.concat([BOM, Buffer.from(`😀 ${i} needle 中文\nneedle😀needle\n`)]),
+        (i: number) => Buffer.from(`é ${i}\n${'中文 '.repeat(50)}needle\n\n😀😀 needle`),
+        (i: number) => Buffer.from(`crlf ${i} needle\r\nneedle\r\n`),
+      ];
+      const files: Record<string, Buffer> = {};
+      for (let i = 0; i < 300; i++) files[`d${i % 7}/f${String(i).padStart(3, '0')}.txt`] = kinds[i % kinds.length]!(i);
+      const ws = setup(files);
+      const client = await start(ws, { capabilities: caps, clientName });
+      const r = await client.exec(RIF, { search: 'needle', replace });
+      expect(r).toMatchObject({ filesChanged: 300, diffsOmitted: 200 });
+      for (const [rel, before] of Object.entries(files)) {
+        const after = ws.bytes(rel);
+        const text = (b: Buffer) => b.toString('utf8').replace(/^\uFEFF/, '');
+        expect(text(after)).toBe(text(before).replaceAll('needle', replace));
+        expect(after.subarray(0, 3).equals(BOM)).toBe(before.subarray(0, 3).equals(BOM));
+        // The TextEdits (in the client's columns), applied to the text as it was, give the text written.
+        const uri = pathToFileURL(ws.file(rel)).href;
+        const edits = r.edit.documentChanges ? r.edit.documentChanges.find((c: { textDocument: { uri: string } }) => c.textDocument.uri === uri).edits : r.edit.changes[uri];
+        expect(applyTextEdits(text(before), edits, encoding)).toBe(text(after));
+      }
+      const u = await client.exec('editls.undo', {});
+      expect(u.filesChanged).toBe(300);
+      for (const [rel, before] of Object.entries(files)) expect(ws.bytes(rel)).toEqual(before);
+    });
+  }
 
   it('1,000 files in one command, with $/progress', async () => {
     const files: Record<string, string> = {};

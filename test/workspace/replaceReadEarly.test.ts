@@ -3,7 +3,8 @@
 // that changes between that early read and the lock is read again (FilesPort.unchangedSince: the
 // stamp of a closed file, also after a rewrite of the same size), so the answer is what reading after
 // the lock gives; a file swapped for a symlink meanwhile is not followed; and the temp files written
-// ahead for the early reads that were not used are removed.
+// ahead for the early reads that were not used are removed. (A literal's closed files are read by
+// SearchPort.matchLiteral, the rest by FilesPort.snapshot: both count as reads.)
 import { readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,15 +32,25 @@ function readingEarly(ws: TempWorkspace, meanwhile: () => void): Context & { rea
   let allRead!: () => void;
   const done = new Promise<void>((resolve) => (allRead = resolve));
   const snapshot = ctx.snapshot;
+  const matchLiteral = ctx.matchLiteral!;
   const list = ctx.listReplaceCandidates;
+  const read = (relPath: string) => {
+    reads.push(relPath);
+    if (reads.length >= wanted) allRead();
+  };
   return Object.assign(ctx, {
     reads,
     listed,
     snapshot: async (...args: Parameters<Context['snapshot']>) => {
       const s = await snapshot(...args);
-      reads.push(args[0].relPath);
-      if (reads.length >= wanted) allRead();
+      read(args[0].relPath);
       return s;
+    },
+    // A literal's closed files are read (and matched) here, the others through snapshot.
+    matchLiteral: async (...args: Parameters<NonNullable<Context['matchLiteral']>>) => {
+      const got = await matchLiteral(...args);
+      if (got) read(args[0].relPath);
+      return got;
     },
     listReplaceCandidates: async (req: Parameters<Context['listReplaceCandidates']>[0]) => {
       const r = await list({ ...req, onListed: (abs) => (listed.push(abs), req.onListed?.(abs)) });

@@ -33,6 +33,11 @@ export interface ReleasedText {
   textEdits?: TextEdit[];
   /** SHA-256 (hex) of the bytes written (in the file's encoding, BOM included): what the undo journal checks against. */
   writtenDigest: string;
+  /**
+   * A change that never had its texts (SearchPort.matchLiteral): the bytes its temp
+   * file is written from (those `writtenDigest` is of), until WriteAhead.add has it written.
+   */
+  toWrite?: Uint8Array;
 }
 
 export type ApplyMode = 'auto' | 'editor' | 'disk' | 'preview';
@@ -89,6 +94,11 @@ export interface WriteAhead {
    * let go (PlannedChange.released): the command will not read them again (e.g. for its result's diffs).
    */
   add(change: PlannedChange, keepText: boolean): void;
+  /**
+   * Every change of a closed file on disk given to `add` is written ahead (this mode writes closed files
+   * to disk): such a change may come with its texts let go from the start (ReleasedText.toWrite).
+   */
+  readonly writesClosedFiles: boolean;
   /** Once the command has applied (or will not apply): what was written ahead and not used is removed. */
   close(): Promise<void>;
 }

@@ -6,7 +6,9 @@ import type { ScanJob, ScanReply } from '../../core/edits/regexScan.js';
 import type { LiteralPrefilter } from '../../core/edits/replaceInFiles.js';
 import type { FileHits } from '../../core/search/collect.js';
 import type { CompiledGlob } from '../../core/search/glob.js';
-import type { ResolvedPath } from './files.js';
+import type { Failure } from '../../core/result.js';
+import type { PlannedChange } from './apply.js';
+import type { ResolvedPath, Snapshot } from './files.js';
 
 export interface SearchRequest {
   /** A folder or a file, resolved and confined (ResolvedPath.directory tells which). */
@@ -62,4 +64,29 @@ export interface SearchPort {
   listReplaceCandidates(request: CandidateRequest): Promise<Result<{ files: string[]; notes: string[] }>>;
   /** Runs a regex scan off the main thread, stopped after `regexTimeoutMs` (problem "timeout") or on cancellation. */
   scanRegex(job: ScanJob): Promise<ScanReply>;
+  /**
+   * A closed file read and its case-sensitive literal replacement worked out, as reading its snapshot
+   * and matching it would give them, except that a changed file's change never has its texts
+   * (PlannedChange.released, with the bytes of its temp file): a UTF-8 file is worked out on its bytes,
+   * never decoded. For a command whose changes are written ahead (WriteAhead.writesClosedFiles) and
+   * that will not read their texts. Undefined when the file must be read through snapshot (it is open
+   * in the editor) or the command was cancelled.
+   */
+  matchLiteral?(target: ResolvedPath, request: LiteralMatchRequest): Promise<FileOutcome | undefined>;
 }
+
+export interface LiteralMatchRequest {
+  search: string;
+  replace: string;
+  preserveCase: boolean;
+  signal: AbortSignal;
+}
+
+/** What one file of a replaceInFiles comes to; `snapshot` is the text it was worked out on (none when it could not be read). */
+export type FileOutcome =
+  | { kind: 'changed'; snapshot: Snapshot; change: PlannedChange }
+  | { kind: 'unchanged'; snapshot: Snapshot }
+  /** Left out of the command and named in its `skipped` list. */
+  | { kind: 'skipped'; snapshot?: Snapshot; reason: string }
+  /** The command stops with this failure (`cancelled`: the command's own cancellation). */
+  | { kind: 'failed'; snapshot?: Snapshot; failure: Failure; cancelled?: true };

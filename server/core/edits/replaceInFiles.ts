@@ -1,11 +1,36 @@
 // Owns the pure parts of editls.replaceInFiles: which literal (if any) may prefilter the candidate
-// files through ripgrep without ever skipping a file the JavaScript search would match, and the
-// preserve-case rewrite of a scan's replacements.
+// files through ripgrep without ever skipping a file the JavaScript search would match, the
+// preserve-case rewrite of a scan's replacements, and what one file's text comes to (`settleReplace`:
+// the command's matching and workspace/search/literalChange.ts' text path share it).
 
+import type { Failure } from '../result.js';
 import { normalizeEol } from '../text/normalizedText.js';
+import type { SpanEdit } from '../text/spanEdit.js';
 import type { ScanReply } from './regexScan.js';
-import type { PreparedSearch } from './searchAndReplace.js';
+import { finishSearchAndReplace, type PreparedSearch } from './searchAndReplace.js';
 import { preserveCase } from './preserveCase.js';
+
+/** What one file's text comes to under a replaceInFiles. */
+export type TextReplaced =
+  | { kind: 'changed'; newText: string; edits: SpanEdit[]; replacements: number }
+  | { kind: 'unchanged' }
+  /** Left out of the command (named in its `skipped` list). */
+  | { kind: 'too_large'; reason: string }
+  | { kind: 'failed'; failure: Failure };
+
+/**
+ * The change a scan's reply makes of a prepared text (prepared with maxOutput `maxFileSize`):
+ * replacements in the match's case shape with `preserve`; a result over `maxFileSize` characters
+ * is too_large (the file is skipped).
+ */
+export function settleReplace(prepared: PreparedSearch, scanned: ScanReply, preserve: boolean, maxFileSize: number): TextReplaced {
+  const reply = preserve ? withPreservedCase(prepared, scanned) : scanned;
+  const done = finishSearchAndReplace(prepared, reply);
+  if (!done.ok) return done.kind === 'too_large' ? { kind: 'too_large', reason: `too_large: ${done.message}` } : { kind: 'failed', failure: done };
+  if (done.edits.length === 0) return { kind: 'unchanged' };
+  if (done.newText.length > maxFileSize) return { kind: 'too_large', reason: `too_large: the result would be ${done.newText.length} characters, over maxFileSize (${maxFileSize})` };
+  return { kind: 'changed', newText: done.newText, edits: done.edits, replacements: done.replacements };
+}
 
 export interface LiteralPrefilter {
   /** A fixed string every matching file contains (ripgrep `-F`). */

@@ -19,7 +19,7 @@ import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
 import { editPresence } from '../../core/edits/editPresence.js';
 import { landedAfterReview } from './reviewedEdits.js';
-import { releaseTexts } from './releasedText.js';
+import { releaseTexts, restoreWritten } from './releasedText.js';
 import { bytesDigest } from './undoJournal.js';
 
 export interface ApplyDeps {
@@ -549,16 +549,26 @@ export class DiskWriteAhead implements WriteAhead {
   private readonly staging = new StagingAhead();
   private readonly writes = new Map<PlannedChange, Promise<Result<{ write: BatchWrite }>>>();
   private first: PlannedChange | undefined;
+  readonly writesClosedFiles: boolean;
 
   /** `deps.settings`: the requester's (its maxResultEdits says which TextEdits a change let go of still builds). */
   constructor(
     private readonly deps: Pick<ApplyDeps, 'settings' | 'documents' | 'encoding' | 'log'>,
     private readonly mode: ApplyMode,
-  ) {}
+  ) {
+    this.writesClosedFiles = mode === 'disk' || (mode === 'auto' && deps.settings.closedFiles !== 'editor');
+  }
 
   add(c: PlannedChange, keepText: boolean): void {
     if (c.created || c.snapshot.source !== 'disk' || route(this.deps, c, this.mode) !== 'disk') return;
+    // (A change that came without its texts and is opened since is never applied: the command reads
+    // the file again, ReadAhead.outcome.)
     if (this.deps.documents.getByPath(c.snapshot.resolved.absPath)) return;
+    if (c.released?.toWrite) {
+      // Its temp file can only be written from those bytes: never held back.
+      this.start(c, false);
+      return;
+    }
     if (this.writes.size === 0 && this.first === undefined) {
       this.first = c;
       return;
@@ -579,7 +589,12 @@ export class DiskWriteAhead implements WriteAhead {
       c,
       diskWrite(c).then((item) => {
         if (!item.ok) return item;
-        if (keepText) return { ok: true, write: { ...item.write, ahead: this.staging.stage(item.write) } };
+        if (keepText || c.released) {
+          const ahead = this.staging.stage(item.write);
+          // Came without its texts: once its temp file is written, its bytes go too.
+          if (c.released) void ahead.done.finally(() => delete c.released?.toWrite);
+          return { ok: true, write: { ...item.write, ahead } };
+        }
         // The digest of the bytes as they are made for the temp file; once it is written, the texts go
         // (before the batch, which awaits the same stage after this, takes the item).
         let digest: string | undefined;
@@ -619,6 +634,27 @@ async function diskWrite(c: PlannedChange): Promise<Result<{ write: BatchWrite }
   const now = await stampNow(c);
   if (!now.ok) return now;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
+  const released = c.released;
+  if (released) {
+    // Came without its texts (ReleasedText.toWrite): written from its bytes, rolled back from them.
+    const gone = () => fail('io_error', `${resolved.relPath}: its new bytes were let go before it was written; nothing written, run the command again`);
+    if (!released.toWrite) return gone();
+    const { encoding, bom } = disk;
+    return {
+      ok: true,
+      write: {
+        absPath: resolved.absPath,
+        // Read from the change each time (not kept here): they go once the temp file is written.
+        data: () => {
+          const bytes = released.toWrite;
+          if (!bytes) throw new Error(gone().message);
+          return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        },
+        displayPath: resolved.relPath,
+        options: { mode: disk.mode, within: resolved.folder, expect: { stamp: now.stamp, restore: (written) => restoreWritten(written, released.inverse, encoding, bom, released.newLength) } },
+      },
+    };
+  }
   return {
     ok: true,
     write: {

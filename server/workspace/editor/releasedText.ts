@@ -8,7 +8,7 @@ import { applySpanEdits, type SpanEdit } from '../../core/text/spanEdit.js';
 import type { PlannedChange, ReleasedText } from '../../commands/ports/apply.js';
 import { toTextEdits } from '../../protocol/toProto.js';
 import type { BatchWrite } from '../disk/atomicWrite.js';
-import type { FileEncoding } from '../../commands/ports/files.js';
+import type { FileEncoding, Snapshot } from '../../commands/ports/files.js';
 import { decodeText, encodeText } from '../disk/fileCodec.js';
 import { inverseEdits } from './undoJournal.js';
 
@@ -37,6 +37,19 @@ export function releaseTexts(c: PlannedChange, write: BatchWrite, writtenDigest:
   letGo(c.snapshot, 'text', what);
   letGo(disk, 'text', what);
   letGo(c, 'newText', what);
+}
+
+/**
+ * A change worked out without its texts ever being made (SearchPort.matchLiteral):
+ * `released` as releaseTexts would have made it, with the bytes its temp file is written from.
+ */
+export function releasedChange(snapshot: Snapshot, edits: SpanEdit[], replacements: number, released: ReleasedText): PlannedChange {
+  const change: PlannedChange = { snapshot, newText: '', edits, created: false, replacements, released };
+  const what = `${snapshot.resolved.relPath}'s text`;
+  letGo(snapshot, 'text', what);
+  if (snapshot.disk) letGo(snapshot.disk, 'text', what);
+  letGo(change, 'newText', what);
+  return change;
 }
 
 /**
