@@ -248,7 +248,8 @@ export class ReadAhead {
           const got = await turn;
           if (got === null) return undefined;
           if (got) return this.stopped ? got : this.account(got);
-          // (Open in the editor: its buffer, through snapshot.)
+          // (Open in the editor: its buffer, through snapshot; or the command was cancelled.)
+          if (this.stopped || this.limits.signal.aborted) return undefined;
         }
         const snapshot = await this.ctx.snapshot(r.target);
         // Read a few at once, matched one at a time, only while the changes so far fit the limits: what
