@@ -26,7 +26,7 @@ export interface ReplaceSpec {
   preserveCase: boolean;
 }
 
-type MatchPorts = Pick<FilesPort, 'snapshot'> & Pick<SearchPort, 'scanRegex' | 'matchLiteral'> & Pick<RequestPort, 'settings'>;
+type MatchPorts = Pick<FilesPort, 'snapshot'> & Pick<SearchPort, 'scanRegex'> & Pick<RequestPort, 'settings'>;
 
 /** Reads `target` (the open buffer, else the disk copy) and works out its change. */
 export async function matchFile(ctx: MatchPorts, spec: ReplaceSpec, target: ResolvedPath): Promise<FileOutcome> {
@@ -74,7 +74,7 @@ type Entry =
 
 type Resolved = { ok: true; target: ResolvedPath } | { ok: false; failure: Failure };
 
-type ReadPorts = MatchPorts & Pick<FilesPort, 'resolvePath' | 'unchangedSince'>;
+type ReadPorts = MatchPorts & Pick<FilesPort, 'resolvePath' | 'unchangedSince'> & Pick<SearchPort, 'matchLiteral'>;
 
 /**
  * The files of one command, read a few at a time: first as ripgrep names them (`listed`, before the

@@ -6,6 +6,8 @@ import { isUtf8 } from 'node:buffer';
 import { type BigIntStats, closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readSync, type Stats, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { fail, type Failure, type Result } from '../../core/result.js';
+import { piecesOf, throughEdits } from '../../core/text/editedText.js';
+import type { SpanEdit } from '../../core/text/spanEdit.js';
 import { openedAt } from './pinnedFolder.js';
 import { breathe } from '../timeSlice.js';
 import { errnoCode } from '../../core/errno.js';
@@ -224,6 +226,11 @@ export async function readWhole(handle: FileHandle, size: number): Promise<Buffe
  * encodeText of a text given in pieces (an EditedText's: none splits a surrogate pair), written one
  * by one into one buffer, so that the text is never joined: a large file's new text is not built.
  */
+/** The bytes of `text` with `edits` applied (its new text `newText`), encoded piece by piece: the new text of a large file is never built (core/text/editedText.ts). */
+export function encodeEdited(text: string, edits: readonly SpanEdit[], newText: string, encoding: FileEncoding, bom: boolean): Buffer {
+  return encodePieces(piecesOf(throughEdits(text, edits, newText)), encoding, bom);
+}
+
 export function encodePieces(pieces: readonly string[], encoding: FileEncoding, bom: boolean): Buffer {
   if (pieces.length === 1) return encodeText(pieces[0]!, encoding, bom);
   const prefix = !bom ? 0 : encoding === 'utf-8' ? UTF8_BOM.length : 2;

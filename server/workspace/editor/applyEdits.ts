@@ -6,7 +6,6 @@ import { promises as fsp, statSync } from 'node:fs';
 import type { ApplyWorkspaceEditResult, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
-import { piecesOf, throughEdits } from '../../core/text/editedText.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via, WriteAhead } from '../../commands/ports/apply.js';
 import type { ClientTraits } from '../../protocol/clientTraits.js';
@@ -14,7 +13,7 @@ import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEdi
 import type { Settings } from '../../settings.js';
 import { bytesOf, StagingAhead, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite, type SyncFileSystems } from '../disk/atomicWrite.js';
 import { mapLimited } from '../limited.js';
-import { encodePieces, encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
+import { encodeEdited, encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
 import { askEditor, seconds } from './editorRoundTrip.js';
 import { editPresence } from '../../core/edits/editPresence.js';
@@ -659,8 +658,7 @@ async function diskWrite(c: PlannedChange): Promise<Result<{ write: BatchWrite }
     ok: true,
     write: {
       absPath: resolved.absPath,
-      // Piece by piece: the new text of a large file is never built (core/text/editedText.ts).
-      data: () => encodePieces(piecesOf(throughEdits(c.snapshot.text, c.edits, c.newText)), disk.encoding, disk.bom),
+      data: () => encodeEdited(c.snapshot.text, c.edits, c.newText, disk.encoding, disk.bom),
       displayPath: resolved.relPath,
       options: { mode: disk.mode, within: resolved.folder, expect: { stamp: now.stamp, bytes: () => encodeText(disk.text, disk.encoding, disk.bom) } },
     },

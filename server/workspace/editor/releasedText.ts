@@ -21,14 +21,7 @@ export function releaseTexts(c: PlannedChange, write: BatchWrite, writtenDigest:
   const disk = c.snapshot.disk;
   const expect = write.options.expect;
   if (c.released || c.created || !disk || !expect) return;
-  const text = c.snapshot.text;
-  const released: ReleasedText = {
-    oldLength: text.length,
-    newLength: c.newText.length,
-    inverse: inverseEdits(text, c.edits),
-    ...(c.edits.length <= maxResultEdits ? { textEdits: toTextEdits(text, c.edits, encoding) } : {}),
-    writtenDigest,
-  };
+  const released = releasedOf(c.snapshot.text, c.edits, c.newText.length, writtenDigest, encoding, maxResultEdits);
   const { encoding: fileEncoding, bom } = disk;
   const inverse = released.inverse;
   write.options.expect = { stamp: expect.stamp, restore: (written) => restoreWritten(written, inverse, fileEncoding, bom, released.newLength) };
@@ -37,6 +30,17 @@ export function releaseTexts(c: PlannedChange, write: BatchWrite, writtenDigest:
   letGo(c.snapshot, 'text', what);
   letGo(disk, 'text', what);
   letGo(c, 'newText', what);
+}
+
+/** What a change of `text` by `edits` keeps once its texts go (the TextEdits only with at most `maxResultEdits`). */
+export function releasedOf(text: string, edits: readonly SpanEdit[], newLength: number, writtenDigest: string, encoding: PositionEncoding, maxResultEdits: number): ReleasedText {
+  return {
+    oldLength: text.length,
+    newLength,
+    inverse: inverseEdits(text, edits),
+    ...(edits.length <= maxResultEdits ? { textEdits: toTextEdits(text, edits, encoding) } : {}),
+    writtenDigest,
+  };
 }
 
 /**

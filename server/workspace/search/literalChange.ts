@@ -10,17 +10,15 @@ import { preserveCase } from '../../core/edits/preserveCase.js';
 import { settleReplace } from '../../core/edits/replaceInFiles.js';
 import { MAX_RESULT_CHARS_CAP } from '../../core/edits/resultSize.js';
 import { DEFAULT_MAX_MATCHES, prepareSearchAndReplace, scanLiteral } from '../../core/edits/searchAndReplace.js';
-import { piecesOf, throughEdits } from '../../core/text/editedText.js';
 import type { PositionEncoding } from '../../core/text/positions.js';
 import type { SpanEdit } from '../../core/text/spanEdit.js';
 import type { TextEdit } from 'vscode-languageserver';
 import type { ReleasedText } from '../../commands/ports/apply.js';
 import type { DiskText, ResolvedPath, Snapshot } from '../../commands/ports/files.js';
 import type { FileOutcome } from '../../commands/ports/search.js';
-import { releasedChange } from '../editor/releasedText.js';
-import { toTextEdits } from '../../protocol/toProto.js';
-import { decodeText, encodePieces, readRegularFileSync } from '../disk/fileCodec.js';
-import { bytesDigest, inverseEdits } from '../editor/undoJournal.js';
+import { releasedChange, releasedOf } from '../editor/releasedText.js';
+import { decodeText, encodeEdited, readRegularFileSync } from '../disk/fileCodec.js';
+import { bytesDigest } from '../editor/undoJournal.js';
 
 export interface LiteralJob {
   absPath: string;
@@ -73,21 +71,14 @@ export function literalChange(job: LiteralJob, asText = false): LiteralReply {
   if (done.kind === 'unchanged') return { kind: 'unchanged', disk };
   if (done.kind === 'too_large') return { kind: 'too_large', disk, reason: done.reason };
   if (done.kind === 'failed') return { kind: 'failed', disk, failure: done.failure };
-  // What diskWrite would write (applyEdits.ts), built the same way; what releaseTexts would keep.
-  const bytes = encodePieces(piecesOf(throughEdits(text, done.edits, done.newText)), encoding, bom);
+  // What diskWrite would write (applyEdits.ts); what releaseTexts would keep.
+  const bytes = encodeEdited(text, done.edits, done.newText, encoding, bom);
   return {
     kind: 'changed',
     disk,
     replacements: done.replacements,
     edits: done.edits,
-    released: {
-      oldLength: text.length,
-      newLength: done.newText.length,
-      inverse: inverseEdits(text, done.edits),
-      ...(done.edits.length <= job.maxResultEdits ? { textEdits: toTextEdits(text, done.edits, job.encoding) } : {}),
-      writtenDigest: bytesDigest(bytes),
-      bytes,
-    },
+    released: { ...releasedOf(text, done.edits, done.newText.length, bytesDigest(bytes), job.encoding, job.maxResultEdits), bytes },
   };
 }
 
