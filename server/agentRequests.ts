@@ -30,6 +30,7 @@ import { createContext, type RequestInfo, type ServerState } from './workspace/c
 import { folderChange, type FolderWatch } from './workspace/disk/folders.js';
 import type { Previews } from './workspace/editor/previews.js';
 import { serving } from './workspace/timeSlice.js';
+import { requestOrReject, sendQuietly } from './protocol/quietSend.js';
 
 /** What serving agents needs of the server (server.ts). */
 export interface AgentRequestDeps {
@@ -91,7 +92,7 @@ export function agentRequests(deps: AgentRequestDeps): ServeAgent {
         ask: askUser(connection),
         previewEnded: (id) => previews.ended(id),
         previewStat: (id) => previews.stat(id),
-        tellUser: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }),
+        tellUser: (message) => sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message })),
         signal: requestInfo(token, undefined).signal,
         undoTarget: async (args) => {
           const now = agentState(agent);
@@ -106,7 +107,7 @@ export function agentRequests(deps: AgentRequestDeps): ServeAgent {
           return ctx.journal.latest(target)?.command;
         },
         showDocument: (uri) => {
-          if (deps.showDocument()) connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true }).catch(() => undefined);
+          if (deps.showDocument()) requestOrReject(() => connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true })).catch(() => undefined);
         },
         timeoutMs: settings.reviewTimeoutMs,
         log,

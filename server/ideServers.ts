@@ -18,6 +18,7 @@ import { createContext, type ServerState } from './workspace/context.js';
 import { readTextFile } from './workspace/disk/fileCodec.js';
 import { uriToPath } from './workspace/disk/paths.js';
 import type { Previews } from './workspace/editor/previews.js';
+import { requestOrReject, sendQuietly } from './protocol/quietSend.js';
 
 export interface IdeServerDeps {
   state: () => ServerState;
@@ -117,9 +118,9 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
           previewEnded: (id) => deps.previews.ended(id),
           previewStat: (id) => deps.previews.stat(id),
           showDocument: (uri) => {
-            if (deps.showDocument()) connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true }).catch(() => undefined);
+            if (deps.showDocument()) requestOrReject(() => connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true })).catch(() => undefined);
           },
-          tellUser: (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message }),
+          tellUser: (message) => sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message })),
           log: deps.log,
         },
         agent,
@@ -151,7 +152,7 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
     warn: deps.warn,
     tell: (message, level = 'warning') => {
       deps.log(message);
-      void connection.sendNotification(ShowMessageNotification.type, { type: level === 'info' ? MessageType.Info : MessageType.Warning, message });
+      sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: level === 'info' ? MessageType.Info : MessageType.Warning, message }));
     },
   };
 

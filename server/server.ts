@@ -50,6 +50,7 @@ import { ProgressReporter } from './workspace/progress.js';
 import { SymbolIndex } from './workspace/symbols/symbolIndex.js';
 import type { RipgrepToFile } from './workspace/search/ripgrepToFile.js';
 import { UndoJournal } from './workspace/editor/undoJournal.js';
+import { requestOrReject, sendQuietly } from './protocol/quietSend.js';
 
 export { SERVER_VERSION };
 
@@ -104,15 +105,28 @@ export interface AttachHooks {
   onExit: (cleanup: () => void) => void;
 }
 
-/** A whole session on `connection`, in-process (editls mcp's headless one): answers `initialize`, then serves. */
-export function startServer(connection: Connection, hooks: ServerHooks = {}): void {
+/**
+ * A whole session on `connection`, in-process (editls mcp's headless one): answers `initialize`, then
+ * serves. `stop` does what `shutdown` does, without a message: for the owner about to dispose the
+ * connection, so that the session's own work (index build, sweeps) ends with it.
+ */
+export function startServer(connection: Connection, hooks: ServerHooks = {}): { stop(): void } {
   const start = sessionStart(connection, hooks.foldersAreReal);
+  let stop: (() => void) | undefined;
+  let stopped = false;
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const answer = answerInitialize(start, params, hooks.watchClientProcess);
-    serveSession(start, hooks);
+    stop = serveSession(start, hooks);
+    if (stopped) stop();
     return answer;
   });
   connection.listen();
+  return {
+    stop: () => {
+      stopped = true;
+      stop?.();
+    },
+  };
 }
 
 /**
@@ -121,19 +135,19 @@ export function startServer(connection: Connection, hooks: ServerHooks = {}): vo
  * startServer, or by main.ts once it has written the answer and loaded this code (session.ts); the
  * connection is listening, and holds every later message until this has run (sessionGate.ts).
  */
-export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void {
+export function serveSession(start: SessionStart, hooks: ServerHooks = {}): () => void {
   const { connection, client, folders, log, warn } = start;
   client.readSettings(mergeSettings);
   const documents = new OpenDocuments(() => client.encoding);
   const mutex = new KeyedMutex();
   // Documents whose last workspace/applyEdit went unanswered (deadline or cancel): URI -> version then.
   const unconfirmed = new Map<string, number>();
-  const previews = new Previews({ encoding: () => client.encoding, publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }), log });
+  const previews = new Previews({ encoding: () => client.encoding, publish: (uri, diagnostics) => sendQuietly(() => connection.sendDiagnostics({ uri, diagnostics })), log });
   documents.store.onDidChangeContent((e) => previews.documentChanged(e.document.uri, e.document.getText()));
   const progress = new ProgressReporter({
     supported: () => client.traits.workDoneProgress,
-    create: (token) => connection.sendRequest(WorkDoneProgressCreateRequest.type, { token }),
-    send: (token, value) => void connection.sendProgress(WorkDoneProgress.type, token, value),
+    create: (token) => requestOrReject(() => connection.sendRequest(WorkDoneProgressCreateRequest.type, { token })),
+    send: (token, value) => sendQuietly(() => connection.sendProgress(WorkDoneProgress.type, token, value)),
   });
   // The symbol index follows open buffers, saves and watched-file events file by file.
   const folderWatch = new FolderWatch(log);
@@ -178,7 +192,7 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void
     log,
     // A window/showMessage notification: vscode-languageserver's show*Message send showMessageRequest,
     // which some clients answer with a blocking prompt.
-    showMessage: (message, level) => void connection.sendNotification(ShowMessageNotification.type, { type: level === 'error' ? MessageType.Error : MessageType.Info, message }),
+    showMessage: (message, level) => sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: level === 'error' ? MessageType.Error : MessageType.Info, message })),
     previews,
     progress,
     symbols,
@@ -216,8 +230,10 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void
     // Once the build is done and nothing was asked for a second: the sweep's walk of the whole tree
     // right after the build made a search sent then ~8 ms slower (1.16x plain rg against 1.07x).
     const afterBuild = symbols.built.then(() => whenIdle(SWEEP_QUIET_MS, SWEEP_LATEST_MS));
-    void sweepStrayTemps(() => folderWatch.intact(folders.list), hooks.isProcessAlive ?? (() => true), { after: afterBuild, log }).then((n) => {
-      log(`swept the workspace for temporary files left by an interrupted write: ${n} removed`);
+    // No folders once the session is stopping: a sweep not yet started is skipped.
+    const sweepFolders = () => (shuttingDown ? [] : folderWatch.intact(folders.list));
+    void sweepStrayTemps(sweepFolders, hooks.isProcessAlive ?? (() => true), { after: afterBuild, log }).then((n) => {
+      if (!shuttingDown) log(`swept the workspace for temporary files left by an interrupted write: ${n} removed`);
     });
   });
   connection.onNotification(DidChangeConfigurationNotification.type, (params) => {
@@ -237,13 +253,16 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void
 
   documents.store.listen(connection);
   let shuttingDown = false;
-  connection.onShutdown(() => {
+  /** At `shutdown`, or when startServer's owner stops the session: once. */
+  const stop = () => {
+    if (shuttingDown) return;
     shuttingDown = true;
     attachHandle?.close();
     ide?.close();
     symbols.dispose();
     hooks.onShutdown?.();
-  });
+  };
+  connection.onShutdown(stop);
   connection.onExit(() => hooks.onExit?.());
   /** After `shutdown` every request is refused (LSP: InvalidRequest), before any work is done. */
   const refuseAfterShutdown = () =>
@@ -307,4 +326,5 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): void
   connection.onDidChangeWatchedFiles((params) =>
     symbols.watchedFilesChanged(params.changes.map((c) => ({ uri: c.uri, type: c.type === FileChangeType.Created ? 'created' : c.type === FileChangeType.Deleted ? 'deleted' : 'changed' }))),
   );
+  return stop;
 }

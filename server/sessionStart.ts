@@ -7,6 +7,7 @@ import { ClientSession } from './clientSession.js';
 import { WorkspaceFolders } from './workspaceFolders.js';
 import { serverCapabilities } from './capabilities.js';
 import { SERVER_VERSION } from './version.js';
+import { sendQuietly } from './protocol/quietSend.js';
 
 /** A session from its start: what the client said at `initialize`, and how to log to it. */
 export interface SessionStart {
@@ -22,7 +23,7 @@ export interface SessionStart {
 
 /** `foldersAreReal`: see ServerHooks.foldersAreReal (server.ts). */
 export function sessionStart(connection: Connection, foldersAreReal = false): SessionStart {
-  const logAs = (type: MessageType, message: string) => void connection.sendNotification(LogMessageNotification.type, { type, message });
+  const logAs = (type: MessageType, message: string) => sendQuietly(() => connection.sendNotification(LogMessageNotification.type, { type, message }));
   const warn = (message: string) => logAs(MessageType.Warning, message);
   return {
     connection,

@@ -226,7 +226,7 @@ export class Sessions {
     const toClient = new PassThrough();
     const toClientWriter = new FrameWriter(toClient);
     const server = createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), toClientWriter);
-    startServer(server, { foldersAreReal: true, pendingWrites: () => toClientWriter.pendingWrites() });
+    const served = startServer(server, { foldersAreReal: true, pendingWrites: () => toClientWriter.pendingWrites() });
     const conn = createMessageConnection(new StreamMessageReader(toClient), new FrameWriter(toServer));
     // A minimal client: no buffers, so nothing is ever applied through it.
     conn.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'editls mcp is headless: no editor is attached' }));
@@ -254,6 +254,8 @@ export class Sessions {
       ready,
       closed: false,
       dispose: () => {
+        // Its index build and sweeps end with it (an editor's editls taking over, or editls mcp exiting).
+        served.stop();
         conn.dispose();
         server.dispose();
       },
