@@ -74,7 +74,7 @@ type Entry =
 
 type Resolved = { ok: true; target: ResolvedPath } | { ok: false; failure: Failure };
 
-type ReadPorts = MatchPorts & Pick<FilesPort, 'resolvePath' | 'unchangedSince'> & Pick<SearchPort, 'matchLiteral'>;
+type ReadPorts = MatchPorts & Pick<FilesPort, 'resolvePath' | 'unchangedSince'> & Pick<SearchPort, 'matchLiteral' | 'resolveListedPath'>;
 
 /**
  * The files of one command, read a few at a time: first as ripgrep names them (`listed`, before the
@@ -312,7 +312,8 @@ function withoutUnusedText(got: FileOutcome): FileOutcome {
   return { ...got, snapshot: { ...snapshot, text: '', ...(snapshot.disk ? { disk: { ...snapshot.disk, text: '' } } : {}) } };
 }
 
-async function resolveTarget(ctx: Pick<FilesPort, 'resolvePath'>, absPath: string): Promise<{ ok: true; target: ResolvedPath } | { ok: false; failure: Failure }> {
-  const r = await ctx.resolvePath(absPath);
+/** A listed file's path resolved (SearchPort.resolveListedPath, else resolvePath). */
+async function resolveTarget(ctx: Pick<ReadPorts, 'resolvePath' | 'resolveListedPath'>, absPath: string): Promise<{ ok: true; target: ResolvedPath } | { ok: false; failure: Failure }> {
+  const r = await (ctx.resolveListedPath ? ctx.resolveListedPath(absPath) : ctx.resolvePath(absPath));
   return r.ok ? { ok: true, target: r } : { ok: false, failure: r };
 }

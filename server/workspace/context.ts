@@ -15,6 +15,7 @@ import type { KeyedMutex } from './keyedMutex.js';
 import type { OpenDocuments } from './editor/openDocuments.js';
 import type { Previews } from './editor/previews.js';
 import { resolveWorkspacePath } from './disk/paths.js';
+import { folderChangeMemo } from './disk/folders.js';
 import { regexRunner } from './search/regexRunner.js';
 import { literalChange, literalOutcome } from './search/literalChange.js';
 import type { ProgressReporter } from './progress.js';
@@ -66,6 +67,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
   // An agent's tools drop a result's TextEdits (mcp/results.ts): its changes written to disk get none
   // built, sent or read (maxResultEdits 0; the editor's changes and previews still get theirs).
   const applySettings = state.requester.startsWith('agent:') ? { ...settings, maxResultEdits: 0 } : settings;
+  const listedFolderChange = folderChangeMemo();
   return {
     settings,
     encoding: state.encoding,
@@ -140,6 +142,10 @@ export function createContext(state: ServerState, request: RequestInfo): Context
       if (req.signal.aborted || !target.exists || state.documents.getByPath(target.absPath) || state.documents.get(target.uri)) return undefined;
       const job = { absPath: target.absPath, relPath: target.relPath, search: req.search, replace: req.replace, preserveCase: req.preserveCase, maxFileSize: settings.maxFileSize, encoding: state.encoding, maxResultEdits: applySettings.maxResultEdits };
       return literalOutcome(target, literalChange(job));
+    },
+    resolveListedPath: async (absPath) => {
+      await breathe(); // as resolvePath
+      return logFolderChange(state, await resolveWorkspacePath(absPath, state.folders, { listed: true, folderChange: listedFolderChange }));
     },
     resolveSearchScope: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders, { directories: true })),
     searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),

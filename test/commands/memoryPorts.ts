@@ -258,9 +258,10 @@ export function progressPort(): ProgressPort & { shown: string[] } {
 
 /**
  * Optional members a command may look at without taking a port for them (matchLiteral reads files on
- * disk: a memory workspace has none, its files are read through snapshot).
+ * disk: a memory workspace has none, its files are read through snapshot; resolveListedPath: its
+ * paths are resolved through resolvePath).
  */
-const OPTIONAL = new Set<PropertyKey>(['workDoneToken', 'matchLiteral']);
+const OPTIONAL = new Set<PropertyKey>(['workDoneToken', 'matchLiteral', 'resolveListedPath']);
 
 /**
  * The registry runs a command on a whole Context; this one holds only the ports the test gives, and

@@ -1,5 +1,6 @@
 // Path resolution and workspace confinement against real temp directories and symlinks.
 
+import { rmSync, symlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fileUri, realpathOrSelf, resolveWorkspacePath, slashedRelative, uriToPath } from '../../server/workspace/disk/paths.js';
+import { folderChangeMemo } from '../../server/workspace/disk/folders.js';
 
 let root: string; // realpath'd temp dir holding ws/, ws2/ and outside/
 let ws: string;
@@ -288,6 +290,39 @@ describe('resolveWorkspacePath', () => {
   it('reads a relative name containing a colon through ./', async () => {
     const r = await ok('./c:d.txt');
     expect(r.absPath).toBe(path.join(ws, 'c:d.txt'));
+  });
+});
+
+describe.runIf(process.platform === 'linux')('resolveWorkspacePath of a listed path (a file ripgrep named)', () => {
+  it('is taken as real, confined by string, while a plain path through a link is resolved', async () => {
+    await symlink(path.join(ws, 'src'), path.join(ws, 'link'));
+    await symlink(outside, path.join(ws, 'out'));
+    const listed = await resolveWorkspacePath(path.join(ws, 'src', 'a.ts'), [ws], { listed: true });
+    expect(listed).toMatchObject({ ok: true, absPath: path.join(ws, 'src', 'a.ts'), relPath: 'src/a.ts', exists: true, folder: ws });
+    // Not looked up again: the confined read refuses such a path (test/workspace/replaceReadEarly.test.ts).
+    expect(await resolveWorkspacePath(path.join(ws, 'link', 'a.ts'), [ws], { listed: true })).toMatchObject({ ok: true, absPath: path.join(ws, 'link', 'a.ts') });
+    expect(await resolveWorkspacePath(path.join(ws, 'out', 'secret.txt'), [ws], { listed: true })).toMatchObject({ ok: true, absPath: path.join(ws, 'out', 'secret.txt') });
+    // Unlisted, the same paths are resolved through the links.
+    expect(await resolveWorkspacePath(path.join(ws, 'link', 'a.ts'), [ws])).toMatchObject({ ok: true, absPath: path.join(ws, 'src', 'a.ts') });
+    expect(await resolveWorkspacePath(path.join(ws, 'out', 'secret.txt'), [ws])).toMatchObject({ ok: false, kind: 'outside_workspace' });
+    // Still confined by its string, and a relative one is resolved as always.
+    expect(await resolveWorkspacePath(path.join(outside, 'secret.txt'), [ws], { listed: true })).toMatchObject({ ok: false, kind: 'outside_workspace' });
+    expect(await resolveWorkspacePath('link/a.ts', [ws], { listed: true })).toMatchObject({ ok: true, absPath: path.join(ws, 'src', 'a.ts') });
+  });
+
+  it('checks the folders through the memo it is given: once a turn, seen again after it', async () => {
+    const check = folderChangeMemo();
+    expect((await resolveWorkspacePath(path.join(ws, 'src', 'a.ts'), [ws, ws2], { listed: true, folderChange: check })).ok).toBe(true);
+    // Swapped for a link within the turn: the memo still holds what it saw at the turn's first check...
+    rmSync(ws2, { recursive: true });
+    symlinkSync(outside, ws2);
+    expect(check(ws2)).toBeUndefined();
+    expect((await resolveWorkspacePath(path.join(ws2, 'b.ts'), [ws, ws2], { listed: true, folderChange: check })).ok).toBe(true);
+    // ...a plain check sees it at once, and the memo after the turn.
+    expect(await resolveWorkspacePath(path.join(ws2, 'b.ts'), [ws, ws2])).toMatchObject({ ok: false, kind: 'outside_workspace', data: { reason: 'folder_changed' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(check(ws2)).toMatch(/now resolves to/);
+    expect(await resolveWorkspacePath(path.join(ws2, 'b.ts'), [ws, ws2], { listed: true, folderChange: check })).toMatchObject({ ok: false, kind: 'outside_workspace', data: { reason: 'folder_changed' } });
   });
 });
 

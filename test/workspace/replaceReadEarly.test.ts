@@ -119,6 +119,45 @@ describe.runIf(process.platform === 'linux')('replaceInFiles reading before the 
     expect(ws.read('a.txt')).toBe('new\n');
     expect(temps(ws.root)).toEqual([]);
   });
+
+  // A listed path is not looked up component by component again (SearchPort.resolveListedPath): a
+  // folder on it swapped for a link out of the workspace after ripgrep named it is caught by the
+  // confined read (where the descriptor leads), whether the literal's byte path or snapshot reads it.
+  for (const [label, search] of [
+    ['a literal (read on its bytes)', 'old'],
+    ['a regex (read through snapshot)', 'o+ld'],
+  ] as const) {
+    it(`${label}: a folder on a listed path swapped for a link out of the workspace before it is resolved is not followed`, async () => {
+      const files: Record<string, string> = { 'a.txt': 'old a\n', 'd/e.txt': 'old e\n' };
+      for (let i = 0; i < 150; i++) files[`many/m${i}.txt`] = `old ${i}\n`;
+      const ws = tempWorkspace(files);
+      made.push(ws);
+      const outside = tempWorkspace({ 'e.txt': 'old secret\n' });
+      made.push(outside);
+      const ctx = diskContext(ws.root);
+      const resolveListed = ctx.resolveListedPath!;
+      let swapped = false;
+      ctx.resolveListedPath = async (abs) => {
+        if (!swapped) {
+          swapped = true;
+          rmSync(ws.file('d'), { recursive: true });
+          symlinkSync(outside.root, ws.file('d'));
+        }
+        return resolveListed(abs);
+      };
+      const result = await replaceInFiles.execute(ctx, { search, replace: 'new', use_regex: search !== 'old' });
+      expect(swapped).toBe(true);
+      // Never read through the link: left out (and named), the rest replaced.
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      const value = (result as { value: { filesChanged: number; skipped?: { path: string; reason: string }[] } }).value;
+      expect(value.skipped).toEqual([{ path: 'd/e.txt', reason: expect.stringMatching(/^stale: d\/e\.txt was moved or a folder on its path was replaced/) }]);
+      expect(value.filesChanged).toBe(151);
+      expect(readFileSync(outside.file('e.txt'), 'utf8')).toBe('old secret\n');
+      expect(ws.read('a.txt')).toBe('new a\n');
+      expect(ws.read('many/m7.txt')).toBe('new 7\n');
+      expect(temps(ws.root)).toEqual([]);
+    });
+  }
 });
 
 describe.runIf(process.platform === 'linux')('FilesPort.unchangedSince on disk', () => {

@@ -73,6 +73,12 @@ export interface SearchPort {
    * in the editor) or the command was cancelled.
    */
   matchLiteral?(target: ResolvedPath, request: LiteralMatchRequest): Promise<FileOutcome | undefined>;
+  /**
+   * resolvePath for a file listReplaceCandidates named (an absolute real path when listed): resolved
+   * and confined as resolvePath does, but not looked up component by component again, and with the
+   * workspace folders checked once per batch; every read of it is confined. Absent: resolvePath.
+   */
+  resolveListedPath?(absPath: string): Promise<Result<ResolvedPath>>;
 }
 
 export interface LiteralMatchRequest {

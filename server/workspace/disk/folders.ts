@@ -27,6 +27,25 @@ export function folderChange(folder: string): string | undefined {
   return undefined;
 }
 
+/**
+ * folderChange remembered until the event loop next turns: a batch of paths resolved together (a
+ * replace's thousands of listed files, between two breathe()s) checks each folder once a turn, not
+ * once a path (a realpath and a stat: ~15 µs, 70 ms over 5,000 files). No message from the editor
+ * is taken in before the next turn; a folder swapped by another program meanwhile is seen at the next
+ * turn, and by the confined read (fileCodec.ts) of any path resolved through it before.
+ */
+export function folderChangeMemo(): (folder: string) => string | undefined {
+  let memo: Map<string, string | undefined> | undefined;
+  return (folder) => {
+    if (memo === undefined) {
+      memo = new Map();
+      setImmediate(() => (memo = undefined));
+    }
+    if (!memo.has(folder)) memo.set(folder, folderChange(folder));
+    return memo.get(folder);
+  };
+}
+
 /** The folders that are still what they were when fixed, in order. */
 export function intactFolders(folders: readonly string[]): string[] {
   return folders.filter((f) => folderChange(f) === undefined);

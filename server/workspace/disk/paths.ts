@@ -22,15 +22,45 @@ const PATH_MAX = process.platform === 'darwin' ? 1024 : process.platform === 'wi
 /** Symlink hops followed through dangling links before giving up (the kernel's own limit is 40). */
 const MAX_SYMLINK_HOPS = 40;
 
+let procFd: boolean | undefined;
+
+/**
+ * /proc/self/fd/N names where an open descriptor leads, and reaches an open folder (Linux): a
+ * confined read checks the first (fileCodec.ts openedAt), a pinned folder uses both
+ * (pinnedFolder.ts); elsewhere paths are checked again with realpath. Looked at on first use.
+ */
+export function descriptorsNamePaths(): boolean {
+  if (procFd === undefined) {
+    try {
+      procFd = process.platform === 'linux' && lstatSync('/proc/self/fd').isDirectory();
+    } catch {
+      procFd = false;
+    }
+  }
+  return procFd;
+}
+
+/** resolveWorkspacePath's options past `directories`. */
+export interface ResolveOptions {
+  /** A folder (the workspace folder itself too) is allowed: a search scope. */
+  directories?: boolean;
+  /**
+   * `input` is an absolute path ripgrep listed under a real scope: ripgrep follows no symbolic link,
+   * so it was real when listed, and on Linux it is not resolved again (realpath walks every
+   * component: ~30 µs a file, 140 ms for the 5,000 files of a 20,000-file replace). Every read of it
+   * is confined (fileCodec.ts `openedAt`: where its descriptor leads must be this path), so a folder
+   * on its path swapped for a link since is refused there; every write goes through a pinned folder.
+   */
+  listed?: boolean;
+  /** folderChange, or a memo of it over one batch of paths (folders.ts folderChangeMemo). */
+  folderChange?: (folder: string) => string | undefined;
+}
+
 /**
  * Resolves `input` against the workspace folders (real paths, fixed when the client named them) and checks that it lies strictly inside one of them
  * after symlinks are resolved. Fails with invalid_args, outside_workspace or io_error (a directory).
  */
-export async function resolveWorkspacePath(
-  input: string,
-  folders: readonly string[],
-  options: { directories?: boolean } = {},
-): Promise<Result<ResolvedPath>> {
+export async function resolveWorkspacePath(input: string, folders: readonly string[], options: ResolveOptions = {}): Promise<Result<ResolvedPath>> {
   if (typeof input !== 'string' || input.trim() === '') {
     return fail('invalid_args', 'the path is empty; pass a file path relative to the workspace folder, an absolute path or a file:// URI', {
       path: input,
@@ -74,14 +104,14 @@ export async function resolveWorkspacePath(
   }
   const realFolders: string[] = [];
   for (const f of folders) {
-    const reason = folderChange(f);
+    const reason = (options.folderChange ?? folderChange)(f);
     if (reason === undefined) {
       realFolders.push(f);
     } else if (isAtOrInside(candidate, f)) {
       return fail('outside_workspace', folderChangedMessage(input, f, reason), { path: input, folder: f, reason: 'folder_changed' });
     }
   }
-  const absPath = realpathOrSelf(candidate);
+  const absPath = options.listed && descriptorsNamePaths() && path.isAbsolute(input) ? candidate : realpathOrSelf(candidate);
 
   // Innermost containing folder wins when workspace folders nest.
   let folder: string | undefined;

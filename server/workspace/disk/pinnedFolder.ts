@@ -5,9 +5,10 @@ import { closeSync, constants, fsync, lstatSync, mkdirSync, openSync, promises a
 import path from 'node:path';
 import { fail, type Failure, type Result } from '../../core/result.js';
 import { errnoCode } from '../../core/errno.js';
+import { descriptorsNamePaths } from './paths.js';
 
 /** /proc/self/fd/N reaches an open folder (Linux); elsewhere paths are re-checked with realpath. */
-const PROC_FD = process.platform === 'linux' && isDir('/proc/self/fd');
+const PROC_FD = descriptorsNamePaths();
 
 export interface PinnedFolder {
   /** The folder's real path when it was pinned (the expected one). */

@@ -630,10 +630,12 @@ export class DiskWriteAhead implements WriteAhead {
 async function diskWrite(c: PlannedChange): Promise<Result<{ write: BatchWrite }>> {
   const { resolved } = c.snapshot;
   const disk = c.snapshot.disk;
-  const now = await stampNow(c);
+  const released = c.released;
+  // A change that came without its texts cannot be compared again: its stamp is the one read, which
+  // the temp file's checks (atomicWrite.ts prepareStage) look at a moment later, and the rename again.
+  const now = released && disk ? { ok: true as const, stamp: disk.stamp } : await stampNow(c);
   if (!now.ok) return now;
   if (!disk) return fail('io_error', `${resolved.relPath}: no disk snapshot to write from`);
-  const released = c.released;
   if (released) {
     // Came without its texts (ReleasedText.toWrite): written from its bytes, rolled back from them.
     const gone = () => fail('io_error', `${resolved.relPath}: its new bytes were let go before it was written; nothing written, run the command again`);
