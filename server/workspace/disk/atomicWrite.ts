@@ -435,9 +435,14 @@ class HeldOpen {
 
   constructor(private readonly budget: number) {}
 
-  /** How many replaced files the next window may open: waits until at most half the budget is held. */
-  async room(): Promise<number> {
-    while (this.count > this.budget / 2) await new Promise<void>((resolve) => (this.wake = resolve));
+  /**
+   * How many replaced files the next window may open, `left` still to rename: waits until the budget
+   * has room for all of them, or for half of it when more are left. (Waiting for half of it whatever
+   * was left held the last 19 of 4,115 files ~175 ms, while the threadpool closed 2,000 replaced files.)
+   */
+  async room(left: number): Promise<number> {
+    const wanted = Math.min(left, Math.ceil(this.budget / 2));
+    while (this.budget - this.count < wanted) await new Promise<void>((resolve) => (this.wake = resolve));
     return this.budget - this.count;
   }
 
@@ -739,7 +744,7 @@ export async function writeFilesAtomic(
     const held = new HeldOpen(budget);
     for (let from = 0; from < staged.length && !stopped; ) {
       const window: { s: Staged; original?: number; before?: BigIntStats }[] = [];
-      const end = Math.min(from + (await held.room()), staged.length);
+      const end = Math.min(from + (await held.room(staged.length - from)), staged.length);
       for (let i = from; i < end; i++) {
         const s = staged[i]!;
         const r = publishOrFail(s, 'write');
