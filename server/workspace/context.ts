@@ -81,7 +81,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     snapshot: (resolved) => snapshotOf(state, resolved),
     unchangedSince: (snapshot) => unchangedSince(state, snapshot),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
-    writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings: applySettings, documents: state.documents, encoding: state.encoding, log: state.log }, mode)),
+    writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings: applySettings, documents: state.documents, encoding: state.encoding, log: state.log, syncFileSystems }, mode)),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
       const outcome = await applyChanges(
         {

@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEMP_PREFIX } from '../../server/workspace/disk/atomicWrite.js';
+import { StagingAhead, TEMP_PREFIX, WRITEBACK_BYTES } from '../../server/workspace/disk/atomicWrite.js';
+import { syncFileSystems } from '../../server/workspace/search/fileSystemSync.js';
 import { DiskWriteAhead } from '../../server/workspace/editor/applyEdits.js';
 import type { PlannedChange, WriteAhead } from '../../server/commands/ports/apply.js';
 import type { Context } from '../../server/commands/context.js';
@@ -243,5 +244,53 @@ describe.runIf(process.platform === 'linux')('writing ahead', () => {
         ws.cleanup();
       }
     });
+  });
+});
+
+describe.runIf(process.platform === 'linux')("StagingAhead's background writeback", () => {
+  it('asks the file system to take the data after each WRITEBACK_BYTES written ahead, one at a time, and not once closed', async () => {
+    const n = 12;
+    const size = 4 * 1024 * 1024;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < n; i++) files[`f${i}.bin`] = 'x';
+    const ws = tempWorkspace(files);
+    try {
+      const calls: { folders: readonly string[]; bytes: number; ok?: boolean }[] = [];
+      let running = 0;
+      let most = 0;
+      const inFlight: Promise<boolean>[] = [];
+      // The real syncfs (search/fileSystemSync.ts), its calls recorded.
+      const staging = new StagingAhead((folders, bytes) => {
+        const call: (typeof calls)[number] = { folders, bytes };
+        calls.push(call);
+        most = Math.max(most, ++running);
+        const done = syncFileSystems(folders, bytes).finally(() => running--);
+        inFlight.push(done.then((ok) => (call.ok = ok)));
+        return done;
+      });
+      const stages = Object.keys(files).map((rel, i) => staging.stage({ absPath: ws.file(rel), data: Buffer.alloc(size, 48 + i), displayPath: rel, options: { within: ws.root } }));
+      for (const s of stages) expect((await s.done).ok).toBe(true);
+      await Promise.all(inFlight);
+      // 48 MB written: at least one writeback (after the first 16 MB), at most three, one at a time,
+      // each for the bytes written since the last, of the workspace's folder.
+      expect(calls.length).toBeGreaterThanOrEqual(1);
+      expect(calls.length).toBeLessThanOrEqual(Math.floor((n * size) / WRITEBACK_BYTES));
+      expect(most).toBe(1);
+      for (const c of calls) {
+        expect(c.folders).toEqual([ws.root]);
+        expect(c.bytes).toBeGreaterThanOrEqual(WRITEBACK_BYTES);
+        expect(typeof c.ok).toBe('boolean');
+      }
+      expect(calls.reduce((sum, c) => sum + c.bytes, 0)).toBeLessThanOrEqual(n * size);
+      // Closed: the temp files removed, the files untouched, and no writeback asked for after.
+      const asked = calls.length;
+      await staging.close();
+      expect((await staging.stage({ absPath: ws.file('f0.bin'), data: Buffer.alloc(WRITEBACK_BYTES + 1), displayPath: 'f0.bin', options: { within: ws.root } }).done).ok).toBe(false);
+      expect(calls.length).toBe(asked);
+      expect(temps(ws)).toEqual([]);
+      expect(ws.read('f3.bin')).toBe('x');
+    } finally {
+      ws.cleanup();
+    }
   });
 });

@@ -575,6 +575,9 @@ function descriptorBudget(): number {
  */
 const AHEAD_CONCURRENCY = 128;
 
+/** Temp-file bytes written ahead between two background writebacks (StagingAhead). */
+export const WRITEBACK_BYTES = 16 * 1024 * 1024;
+
 /**
  * Temp files written for a batch before it runs, while the caller still works out the rest of it (a
  * replaceInFiles reading and matching its next files): each is checked (prepareStage), created and
@@ -585,6 +588,17 @@ const AHEAD_CONCURRENCY = 128;
  */
 export class StagingAhead {
   private readonly folders = new Map<string, Promise<Result<{ folder: PinnedFolder }>>>();
+  /** Bytes written to temp files since the last writeback was started, and whether one is running. */
+  private unflushed = 0;
+  private flushing = false;
+
+  /**
+   * `writeback`: syncFileSystems (search/fileSystemSync.ts), started in the background after every
+   * WRITEBACK_BYTES written, so that the disk takes the temp files' data while the caller still
+   * works out the rest (the batch's own sync, which alone makes them durable, then has little left).
+   */
+  constructor(private readonly writeback?: SyncFileSystems) {}
+
   private readonly stages: Promise<Result<{ staged: Staged }>>[] = [];
   private readonly waiting: (() => void)[] = [];
   private running = 0;
@@ -602,10 +616,25 @@ export class StagingAhead {
         this.folders.set(dir, pinning);
       }
       const pinned = await pinning;
-      return pinned.ok ? stageClosed(pinned.folder, item) : pinned;
+      if (!pinned.ok) return pinned;
+      const staged = await stageClosed(pinned.folder, item);
+      if (staged.ok) this.written(pinned.folder, staged.staged.bytes);
+      return staged;
     });
     this.stages.push(done);
     return { done };
+  }
+
+  private written(folder: PinnedFolder, bytes: number): void {
+    this.unflushed += bytes;
+    if (!this.writeback || this.flushing || this.closed || this.unflushed < WRITEBACK_BYTES) return;
+    const own = this.unflushed;
+    this.unflushed = 0;
+    this.flushing = true;
+    // A hint only: its outcome changes nothing (writeFilesAtomic syncs the batch itself).
+    void this.writeback([folder.realPath], own)
+      .catch(() => false)
+      .finally(() => (this.flushing = false));
   }
 
   private async limited<T>(work: () => Promise<T>): Promise<T> {

@@ -545,17 +545,18 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], wh
  * a second: a single file is written by writeToDisk, not as a batch.
  */
 export class DiskWriteAhead implements WriteAhead {
-  private readonly staging = new StagingAhead();
+  private readonly staging: StagingAhead;
   private readonly writes = new Map<PlannedChange, Promise<Result<{ write: BatchWrite }>>>();
   private first: PlannedChange | undefined;
   readonly writesClosedFiles: boolean;
 
   /** `deps.settings`: the requester's (its maxResultEdits says which TextEdits a change let go of still builds). */
   constructor(
-    private readonly deps: Pick<ApplyDeps, 'settings' | 'documents' | 'encoding' | 'log'>,
+    private readonly deps: Pick<ApplyDeps, 'settings' | 'documents' | 'encoding' | 'log' | 'syncFileSystems'>,
     private readonly mode: ApplyMode,
   ) {
     this.writesClosedFiles = mode === 'disk' || (mode === 'auto' && deps.settings.closedFiles !== 'editor');
+    this.staging = new StagingAhead(deps.syncFileSystems);
   }
 
   add(c: PlannedChange, keepText: boolean): void {
