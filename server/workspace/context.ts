@@ -20,7 +20,7 @@ import { regexRunner } from './search/regexRunner.js';
 import { literalChange, literalOutcome } from './search/literalChange.js';
 import type { ProgressReporter } from './progress.js';
 import { searchFiles } from './search/ripgrepSearch.js';
-import { syncFileSystems } from './search/fileSystemSync.js';
+import { syncFileSystems, syncOutcome } from './search/fileSystemSync.js';
 import { listReplaceCandidates } from './search/replaceCandidates.js';
 import type { SymbolIndex } from './symbols/symbolIndex.js';
 import { fail } from '../core/result.js';
@@ -81,7 +81,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
     snapshot: (resolved) => snapshotOf(state, resolved),
     unchangedSince: (snapshot) => unchangedSince(state, snapshot),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
-    writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings: applySettings, documents: state.documents, encoding: state.encoding, log: state.log, syncFileSystems }, mode)),
+    writeAhead: (mode: ApplyMode) => (mode === 'preview' || mode === 'editor' ? undefined : new DiskWriteAhead({ settings: applySettings, documents: state.documents, encoding: state.encoding, log: state.log, writeback: syncOutcome }, mode)),
     apply: async (changes: readonly PlannedChange[], mode: ApplyMode, options) => {
       const outcome = await applyChanges(
         {

@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StagingAhead, TEMP_PREFIX, WRITEBACK_BYTES } from '../../server/workspace/disk/atomicWrite.js';
-import { syncFileSystems } from '../../server/workspace/search/fileSystemSync.js';
+import { syncOutcome } from '../../server/workspace/search/fileSystemSync.js';
 import { DiskWriteAhead } from '../../server/workspace/editor/applyEdits.js';
+import { OpenDocuments } from '../../server/workspace/editor/openDocuments.js';
+import { SETTINGS_DEFAULTS } from '../../server/settings.js';
 import type { PlannedChange, WriteAhead } from '../../server/commands/ports/apply.js';
 import type { Context } from '../../server/commands/context.js';
 import type { TextEdit } from 'vscode-languageserver';
@@ -255,17 +257,17 @@ describe.runIf(process.platform === 'linux')("StagingAhead's background writebac
     for (let i = 0; i < n; i++) files[`f${i}.bin`] = 'x';
     const ws = tempWorkspace(files);
     try {
-      const calls: { folders: readonly string[]; bytes: number; ok?: boolean }[] = [];
+      const calls: { folders: readonly string[]; bytes: number; outcome?: string }[] = [];
       let running = 0;
       let most = 0;
-      const inFlight: Promise<boolean>[] = [];
+      const inFlight: Promise<unknown>[] = [];
       // The real syncfs (search/fileSystemSync.ts), its calls recorded.
       const staging = new StagingAhead((folders, bytes) => {
         const call: (typeof calls)[number] = { folders, bytes };
         calls.push(call);
         most = Math.max(most, ++running);
-        const done = syncFileSystems(folders, bytes).finally(() => running--);
-        inFlight.push(done.then((ok) => (call.ok = ok)));
+        const done = syncOutcome(folders, bytes).finally(() => running--);
+        inFlight.push(done.then((outcome) => (call.outcome = outcome)));
         return done;
       });
       const stages = Object.keys(files).map((rel, i) => staging.stage({ absPath: ws.file(rel), data: Buffer.alloc(size, 48 + i), displayPath: rel, options: { within: ws.root } }));
@@ -279,9 +281,10 @@ describe.runIf(process.platform === 'linux')("StagingAhead's background writebac
       for (const c of calls) {
         expect(c.folders).toEqual([ws.root]);
         expect(c.bytes).toBeGreaterThanOrEqual(WRITEBACK_BYTES);
-        expect(typeof c.ok).toBe('boolean');
+        expect(['synced', 'skipped']).toContain(c.outcome);
       }
       expect(calls.reduce((sum, c) => sum + c.bytes, 0)).toBeLessThanOrEqual(n * size);
+      expect(await staging.settleWriteback()).toBeUndefined();
       // Closed: the temp files removed, the files untouched, and no writeback asked for after.
       const asked = calls.length;
       await staging.close();
@@ -289,6 +292,34 @@ describe.runIf(process.platform === 'linux')("StagingAhead's background writebac
       expect(calls.length).toBe(asked);
       expect(temps(ws)).toEqual([]);
       expect(ws.read('f3.bin')).toBe('x');
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  it('a writeback that failed refuses the batch before any rename: nothing changed, no temp file left', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 6; i++) files[`f${i}.txt`] = `old ${i}\n` + 'x'.repeat(4 * 1024 * 1024);
+    const ws = tempWorkspace(files);
+    try {
+      const ctx = diskContext(ws.root);
+      const changes = await plannedReplacements(ctx, Object.keys(files), 'old', 'new');
+      let asked = 0;
+      // A sync that saw a write-back error (the disk may have lost the data; a later sync would not say so).
+      const failing = async () => (asked++, 'failed' as const);
+      const ahead = new DiskWriteAhead({ settings: { ...SETTINGS_DEFAULTS }, documents: new OpenDocuments(() => 'utf-16'), encoding: 'utf-16', log: () => undefined, writeback: failing }, 'disk');
+      for (const c of changes) ahead.add(c, false);
+      // The command still computing while its temp files are written (and the writeback fails).
+      for (const c of changes) {
+        const item = await ahead.started(c);
+        expect(item?.ok && (await item.write.ahead?.done)?.ok).toBe(true);
+      }
+      const outcome = await ctx.apply(changes, 'disk', { confirm: false, label: 'test', ahead });
+      await ahead.close();
+      expect(asked).toBeGreaterThanOrEqual(1);
+      expect(outcome).toMatchObject({ ok: false, kind: 'io_error', data: { reason: 'writeback' } });
+      for (const [rel, text] of Object.entries(files)) expect(ws.read(rel)).toBe(text);
+      expect(temps(ws)).toEqual([]);
     } finally {
       ws.cleanup();
     }

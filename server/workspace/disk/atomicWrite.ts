@@ -500,6 +500,9 @@ export interface BatchWrite {
 /** Makes everything written to the file systems of these folders durable (syncfs: search/fileSystemSync.ts); false when it did not. */
 export type SyncFileSystems = (folders: readonly string[], ownBytes: number) => Promise<boolean>;
 
+/** SyncFileSystems telling a failed sync from one not tried (search/fileSystemSync.ts syncOutcome): StagingAhead's writeback. */
+export type Writeback = (folders: readonly string[], ownBytes: number) => Promise<'synced' | 'skipped' | 'failed'>;
+
 /** A temp file StagingAhead writes for a batch item before the batch runs (opaque outside this module). */
 export interface AheadStage {
   readonly done: Promise<Result<{ staged: Staged }>>;
@@ -588,22 +591,25 @@ export const WRITEBACK_BYTES = 16 * 1024 * 1024;
  */
 export class StagingAhead {
   private readonly folders = new Map<string, Promise<Result<{ folder: PinnedFolder }>>>();
-  /** Bytes written to temp files since the last writeback was started, and whether one is running. */
-  private unflushed = 0;
-  private flushing = false;
-
-  /**
-   * `writeback`: syncFileSystems (search/fileSystemSync.ts), started in the background after every
-   * WRITEBACK_BYTES written, so that the disk takes the temp files' data while the caller still
-   * works out the rest (the batch's own sync, which alone makes them durable, then has little left).
-   */
-  constructor(private readonly writeback?: SyncFileSystems) {}
-
   private readonly stages: Promise<Result<{ staged: Staged }>>[] = [];
   private readonly waiting: (() => void)[] = [];
   private running = 0;
   private closed = false;
   private readonly concurrency = Math.min(AHEAD_CONCURRENCY, Math.max(8, Math.floor(descriptorBudget() / 4)));
+  /** Bytes written to temp files since the last writeback was started; the one running; whether one failed; whether the batch took over. */
+  private unflushed = 0;
+  private flushing: Promise<unknown> | undefined;
+  private writebackFailed = false;
+  private settled = false;
+
+  /**
+   * `writeback`: a sync of the file system (search/fileSystemSync.ts syncOutcome), started in the
+   * background after every WRITEBACK_BYTES written, so that the disk takes the temp files' data while
+   * the caller still works out the rest (the batch's own sync then has little left). Its outcome
+   * counts: a write-back error is reported once, to that sync, so the batch is refused when one failed
+   * (settleWriteback).
+   */
+  constructor(private readonly writeback?: Writeback) {}
 
   /** Starts writing `item`'s temp file; its outcome (a failure too) is the batch's when it takes it. */
   stage(item: BatchWrite): AheadStage {
@@ -625,16 +631,31 @@ export class StagingAhead {
     return { done };
   }
 
+  /** Counts a temp file written, and starts a writeback (of its folder's file system) once WRITEBACK_BYTES were written since the last. */
   private written(folder: PinnedFolder, bytes: number): void {
     this.unflushed += bytes;
-    if (!this.writeback || this.flushing || this.closed || this.unflushed < WRITEBACK_BYTES) return;
+    if (!this.writeback || this.flushing || this.closed || this.settled || this.unflushed < WRITEBACK_BYTES) return;
     const own = this.unflushed;
     this.unflushed = 0;
-    this.flushing = true;
-    // A hint only: its outcome changes nothing (writeFilesAtomic syncs the batch itself).
-    void this.writeback([folder.realPath], own)
-      .catch(() => false)
-      .finally(() => (this.flushing = false));
+    const running = this.writeback([folder.realPath], own)
+      .catch(() => 'failed' as const)
+      .then((outcome) => {
+        if (outcome === 'failed') this.writebackFailed = true;
+        this.flushing = undefined;
+      });
+    this.flushing = running;
+  }
+
+  /**
+   * Before the batch syncs and renames these temp files: no writeback starts any more, the one running
+   * has ended, and a failure if one failed (the disk may have lost their data, and the batch's own sync
+   * would not say so: nothing is written).
+   */
+  async settleWriteback(): Promise<Failure | undefined> {
+    this.settled = true;
+    await this.flushing;
+    if (!this.writebackFailed) return undefined;
+    return fail('io_error', 'the file system reported an error (or did not finish within 30 s) while it wrote back the temporary files of this command; nothing written, run the command again', { reason: 'writeback' });
   }
 
   private async limited<T>(work: () => Promise<T>): Promise<T> {

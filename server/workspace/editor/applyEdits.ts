@@ -11,7 +11,7 @@ import type { ApplyMode, ApplyOptions, ApplyOutcome, PlannedChange, Via, WriteAh
 import type { ClientTraits } from '../../protocol/clientTraits.js';
 import { buildWorkspaceEdit, toTextEdits, type DocumentChange, type WorkspaceEditForm } from '../../protocol/toProto.js';
 import type { Settings } from '../../settings.js';
-import { bytesOf, StagingAhead, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite, type SyncFileSystems } from '../disk/atomicWrite.js';
+import { bytesOf, StagingAhead, writeFileAtomic, writeFilesAtomic, type BatchFailure, type BatchTimings, type BatchWrite, type SyncFileSystems, type Writeback } from '../disk/atomicWrite.js';
 import { mapLimited } from '../limited.js';
 import { encodeEdited, encodeText, fileStamp, readTextFile } from '../disk/fileCodec.js';
 import type { OpenDocuments } from './openDocuments.js';
@@ -535,6 +535,10 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], wh
     if (!item.ok) return item;
     writes.push(item.write);
   }
+  // The batch takes the temp files written ahead: no background writeback of them starts any more,
+  // and one that failed refuses it (its error would not be reported again).
+  const writeback = await ahead?.settleWriteback();
+  if (writeback) return writeback;
   return writeFilesAtomic(writes, { ...(whileSyncing ? { whileSyncing } : {}), ...(deps.syncFileSystems ? { syncFileSystems: deps.syncFileSystems } : {}) });
 }
 
@@ -552,11 +556,16 @@ export class DiskWriteAhead implements WriteAhead {
 
   /** `deps.settings`: the requester's (its maxResultEdits says which TextEdits a change let go of still builds). */
   constructor(
-    private readonly deps: Pick<ApplyDeps, 'settings' | 'documents' | 'encoding' | 'log' | 'syncFileSystems'>,
+    private readonly deps: Pick<ApplyDeps, 'settings' | 'documents' | 'encoding' | 'log'> & { writeback?: Writeback },
     private readonly mode: ApplyMode,
   ) {
     this.writesClosedFiles = mode === 'disk' || (mode === 'auto' && deps.settings.closedFiles !== 'editor');
-    this.staging = new StagingAhead(deps.syncFileSystems);
+    this.staging = new StagingAhead(deps.writeback);
+  }
+
+  /** StagingAhead.settleWriteback: before the batch takes the temp files written ahead. */
+  settleWriteback(): Promise<Failure | undefined> {
+    return this.staging.settleWriteback();
   }
 
   add(c: PlannedChange, keepText: boolean): void {

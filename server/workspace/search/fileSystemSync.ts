@@ -34,35 +34,45 @@ export function syncfsWorthIt(unwritten: number | undefined, ownBytes: number): 
  * the deadline).
  */
 export function syncFileSystems(folders: readonly string[], ownBytes: number): Promise<boolean> {
-  if (process.platform !== 'linux' || folders.length === 0) return Promise.resolve(false);
+  return syncOutcome(folders, ownBytes).then((outcome) => outcome === 'synced');
+}
+
+/**
+ * syncFileSystems, telling a sync that failed (`sync` exited with an error, could not start, or was
+ * killed at the deadline) from one not tried (`skipped`). A background writeback (disk/atomicWrite.ts
+ * StagingAhead) needs the difference: syncfs reports a write-back error once, to the sync that saw it,
+ * so a later sync of the same data says nothing of it.
+ */
+export function syncOutcome(folders: readonly string[], ownBytes: number): Promise<'synced' | 'skipped' | 'failed'> {
+  if (process.platform !== 'linux' || folders.length === 0) return Promise.resolve('skipped');
   let meminfo: string;
   try {
     meminfo = readFileSync('/proc/meminfo', 'utf8');
   } catch {
-    return Promise.resolve(false);
+    return Promise.resolve('skipped');
   }
-  if (!syncfsWorthIt(unwrittenBytes(meminfo), ownBytes)) return Promise.resolve(false);
+  if (!syncfsWorthIt(unwrittenBytes(meminfo), ownBytes)) return Promise.resolve('skipped');
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawnRipgrep>;
     try {
       child = spawnRipgrep('sync', ['-f', '--', ...folders], undefined, false);
     } catch {
-      resolve(false);
+      resolve('failed');
       return;
     }
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      resolve(false);
+      resolve('failed');
     }, SYNC_DEADLINE_MS);
     // Its output (none) is read to its end: the run is over once the pipe has closed and sync exited.
     child.stdout.on('data', () => undefined);
     child.on('error', () => {
       clearTimeout(timer);
-      resolve(false);
+      resolve('failed');
     });
     child.on('close', (code: number | null) => {
       clearTimeout(timer);
-      resolve(code === 0);
+      resolve(code === 0 ? 'synced' : 'failed');
     });
   });
 }
