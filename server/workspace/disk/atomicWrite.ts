@@ -606,8 +606,8 @@ export class StagingAhead {
    * `writeback`: a sync of the file system (search/fileSystemSync.ts syncOutcome), started in the
    * background after every WRITEBACK_BYTES written, so that the disk takes the temp files' data while
    * the caller still works out the rest (the batch's own sync then has little left). Its outcome
-   * counts: a write-back error is reported once, to that sync, so the batch is refused when one failed
-   * (settleWriteback).
+   * counts: syncfs reports a write-back error once, to the sync that saw it, so when one failed the
+   * batch fsyncs each temp file instead (an fsync reports its file's error: settleWriteback).
    */
   constructor(private readonly writeback?: Writeback) {}
 
@@ -647,15 +647,15 @@ export class StagingAhead {
   }
 
   /**
-   * Before the batch syncs and renames these temp files: no writeback starts any more, the one running
-   * has ended, and a failure if one failed (the disk may have lost their data, and the batch's own sync
-   * would not say so: nothing is written).
+   * Before the batch syncs and renames these temp files: no writeback starts any more, and the one
+   * running has ended. True when one failed (an error of the file system, `sync -f` missing or
+   * refused, past its deadline): the batch must then fsync each temp file, not sync the file system
+   * (which would not report an error that sync saw).
    */
-  async settleWriteback(): Promise<Failure | undefined> {
+  async settleWriteback(): Promise<boolean> {
     this.settled = true;
     await this.flushing;
-    if (!this.writebackFailed) return undefined;
-    return fail('io_error', 'the file system reported an error (or did not finish within 30 s) while it wrote back the temporary files of this command; nothing written, run the command again', { reason: 'writeback' });
+    return this.writebackFailed;
   }
 
   private async limited<T>(work: () => Promise<T>): Promise<T> {

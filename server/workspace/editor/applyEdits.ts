@@ -535,11 +535,12 @@ async function writeManyToDisk(deps: ApplyDeps, cs: readonly PlannedChange[], wh
     if (!item.ok) return item;
     writes.push(item.write);
   }
-  // The batch takes the temp files written ahead: no background writeback of them starts any more,
-  // and one that failed refuses it (its error would not be reported again).
-  const writeback = await ahead?.settleWriteback();
-  if (writeback) return writeback;
-  return writeFilesAtomic(writes, { ...(whileSyncing ? { whileSyncing } : {}), ...(deps.syncFileSystems ? { syncFileSystems: deps.syncFileSystems } : {}) });
+  // The batch takes the temp files written ahead: no background writeback of them starts any more.
+  // After one that failed, each temp file is fsynced (an fsync reports its own file's write-back
+  // error; a sync of the file system would not report the one that sync saw).
+  const writebackFailed = (await ahead?.settleWriteback()) === true;
+  const syncFileSystems = writebackFailed ? undefined : deps.syncFileSystems;
+  return writeFilesAtomic(writes, { ...(whileSyncing ? { whileSyncing } : {}), ...(syncFileSystems ? { syncFileSystems } : {}) });
 }
 
 /**
@@ -563,9 +564,11 @@ export class DiskWriteAhead implements WriteAhead {
     this.staging = new StagingAhead(deps.writeback);
   }
 
-  /** StagingAhead.settleWriteback: before the batch takes the temp files written ahead. */
-  settleWriteback(): Promise<Failure | undefined> {
-    return this.staging.settleWriteback();
+  /** StagingAhead.settleWriteback (logged when one failed): before the batch takes the temp files written ahead. */
+  async settleWriteback(): Promise<boolean> {
+    const failed = await this.staging.settleWriteback();
+    if (failed) this.deps.log('a background writeback (sync -f) of the temporary files failed: each is fsynced instead');
+    return failed;
   }
 
   add(c: PlannedChange, keepText: boolean): void {
