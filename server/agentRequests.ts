@@ -7,8 +7,6 @@
 import {
   MessageType,
   ResponseError,
-  ShowDocumentRequest,
-  ShowMessageNotification,
   ShowMessageRequest,
   CancellationTokenSource,
   type CancellationToken,
@@ -30,7 +28,7 @@ import { createContext, type RequestInfo, type ServerState } from './workspace/c
 import { folderChange, type FolderWatch } from './workspace/disk/folders.js';
 import type { Previews } from './workspace/editor/previews.js';
 import { serving } from './workspace/timeSlice.js';
-import { requestOrReject, sendQuietly } from './protocol/quietSend.js';
+import { showDocumentQuietly, showMessageQuietly } from './protocol/quietSend.js';
 
 /** What serving agents needs of the server (server.ts). */
 export interface AgentRequestDeps {
@@ -92,7 +90,7 @@ export function agentRequests(deps: AgentRequestDeps): ServeAgent {
         ask: askUser(connection),
         previewEnded: (id) => previews.ended(id),
         previewStat: (id) => previews.stat(id),
-        tellUser: (message) => sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message })),
+        tellUser: (message) => showMessageQuietly(connection, MessageType.Info, message),
         signal: requestInfo(token, undefined).signal,
         undoTarget: async (args) => {
           const now = agentState(agent);
@@ -107,7 +105,7 @@ export function agentRequests(deps: AgentRequestDeps): ServeAgent {
           return ctx.journal.latest(target)?.command;
         },
         showDocument: (uri) => {
-          if (deps.showDocument()) requestOrReject(() => connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true })).catch(() => undefined);
+          if (deps.showDocument()) showDocumentQuietly(connection, uri);
         },
         timeoutMs: settings.reviewTimeoutMs,
         log,

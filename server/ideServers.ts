@@ -3,7 +3,7 @@
 // discovery file in <tmpdir>/gemini/ide/), each on when its setting says so. This file builds what
 // they need from the server's state (ide/host.ts): the open files and the last selection, reviews
 // whose prompts and previews are the editor's, and window/showDocument.
-import { MessageType, ShowDocumentRequest, ShowMessageNotification, type Connection } from 'vscode-languageserver';
+import { MessageType, ShowDocumentRequest, type Connection } from 'vscode-languageserver';
 import { askUser } from './agentRequests.js';
 import { isAtOrInside } from './core/containment.js';
 import { fail, type Result } from './core/result.js';
@@ -18,7 +18,7 @@ import { createContext, type ServerState } from './workspace/context.js';
 import { readTextFile } from './workspace/disk/fileCodec.js';
 import { uriToPath } from './workspace/disk/paths.js';
 import type { Previews } from './workspace/editor/previews.js';
-import { requestOrReject, sendQuietly } from './protocol/quietSend.js';
+import { showDocumentQuietly, showMessageQuietly } from './protocol/quietSend.js';
 
 export interface IdeServerDeps {
   state: () => ServerState;
@@ -118,9 +118,9 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
           previewEnded: (id) => deps.previews.ended(id),
           previewStat: (id) => deps.previews.stat(id),
           showDocument: (uri) => {
-            if (deps.showDocument()) requestOrReject(() => connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus: true })).catch(() => undefined);
+            if (deps.showDocument()) showDocumentQuietly(connection, uri);
           },
-          tellUser: (message) => sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message })),
+          tellUser: (message) => showMessageQuietly(connection, MessageType.Info, message),
           log: deps.log,
         },
         agent,
@@ -152,7 +152,7 @@ export function ideServers(deps: IdeServerDeps): IdeServers {
     warn: deps.warn,
     tell: (message, level = 'warning') => {
       deps.log(message);
-      sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: level === 'info' ? MessageType.Info : MessageType.Warning, message }));
+      showMessageQuietly(connection, level === 'info' ? MessageType.Info : MessageType.Warning, message);
     },
   };
 

@@ -7,7 +7,6 @@ import {
   ExecuteCommandRequest,
   CodeActionRequest,
   MessageType,
-  ShowMessageNotification,
   type ExecuteCommandParams,
   ResponseError,
   DidChangeWorkspaceFoldersNotification,
@@ -50,7 +49,7 @@ import { ProgressReporter } from './workspace/progress.js';
 import { SymbolIndex } from './workspace/symbols/symbolIndex.js';
 import type { RipgrepToFile } from './workspace/search/ripgrepToFile.js';
 import { UndoJournal } from './workspace/editor/undoJournal.js';
-import { requestOrReject, sendQuietly } from './protocol/quietSend.js';
+import { requestOrReject, sendQuietly, showMessageQuietly } from './protocol/quietSend.js';
 
 export { SERVER_VERSION };
 
@@ -192,7 +191,7 @@ export function serveSession(start: SessionStart, hooks: ServerHooks = {}): () =
     log,
     // A window/showMessage notification: vscode-languageserver's show*Message send showMessageRequest,
     // which some clients answer with a blocking prompt.
-    showMessage: (message, level) => sendQuietly(() => connection.sendNotification(ShowMessageNotification.type, { type: level === 'error' ? MessageType.Error : MessageType.Info, message })),
+    showMessage: (message, level) => showMessageQuietly(connection, level === 'error' ? MessageType.Error : MessageType.Info, message),
     previews,
     progress,
     symbols,

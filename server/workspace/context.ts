@@ -14,7 +14,7 @@ import { fileStamp, readTextFile } from './disk/fileCodec.js';
 import type { KeyedMutex } from './keyedMutex.js';
 import type { OpenDocuments } from './editor/openDocuments.js';
 import type { Previews } from './editor/previews.js';
-import { resolveWorkspacePath } from './disk/paths.js';
+import { resolveWorkspacePath, type ResolveOptions } from './disk/paths.js';
 import { folderChangeMemo } from './disk/folders.js';
 import { regexRunner } from './search/regexRunner.js';
 import { literalChange, literalOutcome } from './search/literalChange.js';
@@ -68,16 +68,18 @@ export function createContext(state: ServerState, request: RequestInfo): Context
   // built, sent or read (maxResultEdits 0; the editor's changes and previews still get theirs).
   const applySettings = state.requester.startsWith('agent:') ? { ...settings, maxResultEdits: 0 } : settings;
   const listedFolderChange = folderChangeMemo();
+  /** resolveWorkspacePath works in synchronous calls: the event loop may turn first. */
+  const resolve = async (input: string, options?: ResolveOptions) => {
+    await breathe();
+    return logFolderChange(state, await resolveWorkspacePath(input, state.folders, options));
+  };
   return {
     settings,
     encoding: state.encoding,
     carriageReturns: state.traits.carriageReturns,
     signal: request.signal,
     ...(request.workDoneToken !== undefined ? { workDoneToken: request.workDoneToken } : {}),
-    resolvePath: async (input) => {
-      await breathe(); // resolveWorkspacePath works in synchronous calls
-      return logFolderChange(state, await resolveWorkspacePath(input, state.folders));
-    },
+    resolvePath: (input) => resolve(input),
     snapshot: (resolved) => snapshotOf(state, resolved),
     unchangedSince: (snapshot) => unchangedSince(state, snapshot),
     withFiles: (paths, fn) => state.mutex.run(paths, fn),
@@ -143,10 +145,7 @@ export function createContext(state: ServerState, request: RequestInfo): Context
       const job = { absPath: target.absPath, relPath: target.relPath, search: req.search, replace: req.replace, preserveCase: req.preserveCase, maxFileSize: settings.maxFileSize, encoding: state.encoding, maxResultEdits: applySettings.maxResultEdits };
       return literalOutcome(target, literalChange(job));
     },
-    resolveListedPath: async (absPath) => {
-      await breathe(); // as resolvePath
-      return logFolderChange(state, await resolveWorkspacePath(absPath, state.folders, { listed: true, folderChange: listedFolderChange }));
-    },
+    resolveListedPath: (absPath) => resolve(absPath, { listed: true, folderChange: listedFolderChange }),
     resolveSearchScope: async (input) => logFolderChange(state, await resolveWorkspacePath(input, state.folders, { directories: true })),
     searchFiles: (req) => searchFiles({ folders: state.folders, documents: state.documents, maxFileSize: settings.maxFileSize, log: state.log }, req),
     listReplaceCandidates: (req) => listReplaceCandidates({ documents: state.documents }, req),
