@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { searchFiles, searchFolderAhead } from '../../server/workspace/search/ripgrepSearch.js';
 import { resolveWorkspacePath } from '../../server/workspace/disk/paths.js';
 import type { SearchRequest } from '../../server/commands/ports/search.js';
+import { listReplaceCandidates } from '../../server/workspace/search/replaceCandidates.js';
 
 const workspaces: TempWorkspace[] = [];
 afterAll(() => workspaces.forEach((w) => w.cleanup()));
@@ -377,6 +378,40 @@ describe.skipIf(process.platform === 'win32')('ripgrep through the helper proces
     expect(ripgrepHelperState()!.spareRuns).toBe(spares);
   });
 
+  it("searches and replaceInFiles' listings in turn: each takes the ripgrep started after the last of its kind, and lists what ripgrep -l does", async () => {
+    const w = corpus();
+    const rg = await ripgrepPath();
+    startHelper();
+    const { pid } = ripgrepHelperState()!;
+    const scope = await resolveWorkspacePath('.', [w.root], { directories: true });
+    if (!scope.ok) throw new Error(scope.message);
+    const steps: [string, string][] = [
+      ['search', 'needle'],
+      ['listing', 'needle'],
+      ['search', 'needle \\d+'],
+      ['listing', 'needle 1'],
+      ['search', 'a'],
+      ['listing', '😀 needle'],
+      ['listing', 'needle 2'],
+    ];
+    for (const [i, [kind, pattern]] of steps.entries()) {
+      const before = ripgrepHelperState()!.spareRuns;
+      if (kind === 'search') {
+        const args = patternArgs(pattern);
+        expect((await lines(args, w.root, args.length - 3)).out, `${kind} ${i}`).toEqual(direct(args, w.root, rg).out);
+      } else {
+        const listed = await listReplaceCandidates({ documents: { all: () => [] } }, { scope, respectIgnore: true, prefilter: { text: pattern, ignoreCase: false }, signal: new AbortController().signal });
+        if (!listed.ok) throw new Error(listed.message);
+        const want = direct(['-l', '--fixed-strings', '--case-sensitive', '--no-config', '--no-require-git', '-e', pattern, '--', '.'], w.root, rg).out;
+        expect(listed.files.map((f) => path.relative(w.root, f)).sort(), `${kind} ${i}`).toEqual(want.map((l) => l.replace(/^\.\//, '')).sort());
+        expect(listed.files.length, `${kind} ${i}`).toBeGreaterThan(0);
+      }
+      // The first of each kind spawns its own; every later one takes the one started after the last of its kind.
+      expect(ripgrepHelperState()!.spareRuns - before, `${kind} ${i}`).toBe(i < 2 ? 0 : 1);
+      expect(await waitFor(() => childrenOf(pid).length === Math.min(i + 1, 2))).toBe(true);
+    }
+  });
+
   it('a ripgrep started ahead is not used once its folder was replaced: the new folder is searched', async () => {
     const w = corpus();
     startHelper();
@@ -585,26 +620,30 @@ describe("a session's first search of a whole folder takes a ripgrep started ahe
     expect(await waitFor(() => isGone(ahead))).toBe(true);
   });
 
-  it('a first search with other options does not take it (the ripgrep goes) and answers the same', async () => {
+  it('a first search with other options does not take it and answers the same; it goes once two other kinds of search were started ahead', async () => {
     const w = corpus();
     startHelper();
     const { pid } = ripgrepHelperState()!;
+    searchFolderAhead(w.root, { respectIgnore: true, maxResults: 500 });
+    const ahead = await waitingRipgrep(pid);
     for (const [label, o, want] of [
       ['another max_results', { maxResults: 299 }, { count: 299, truncated: true }],
       ['respect_gitignore false', { maxResults: 500, respectIgnore: false }, { count: 300, truncated: false }],
     ] as const) {
-      searchFolderAhead(w.root, { respectIgnore: true, maxResults: 500 });
-      const ahead = await waitingRipgrep(pid);
       const before = ripgrepHelperState()!.spareRuns;
       const r = await searchWhole(w.root, 'needle \\d+', o);
       expect(ripgrepHelperState()!.spareRuns - before, label).toBe(0);
       expect({ count: r.count, truncated: r.truncated }, label).toEqual(want);
-      expect(await waitFor(() => isGone(ahead)), label).toBe(true);
     }
+    // Each of those started one ahead for the next search like it: two are kept, the oldest went.
+    expect(await waitFor(() => isGone(ahead))).toBe(true);
+    const kinds = () => childrenOf(pid).map((c) => commandLine(c).join(' '));
+    const firstKind = (k: string) => / --max-count 501 -f - /.test(k) && !k.includes('--no-ignore');
+    expect(await waitFor(() => kinds().length === 2 && kinds().every((k) => / -f - /.test(k) && !firstKind(k)))).toBe(true);
     // The ignored files are left out when .gitignore is honoured, with the ripgrep started ahead as without.
     w.write('.gitignore', 'many/f0*\n');
     searchFolderAhead(w.root, { respectIgnore: true, maxResults: 500 });
-    await waitingRipgrep(pid);
+    expect(await waitFor(() => kinds().length === 2 && kinds().some(firstKind))).toBe(true);
     const before = ripgrepHelperState()!.spareRuns;
     const r = await searchWhole(w.root, 'needle \\d+', { maxResults: 500 });
     expect(ripgrepHelperState()!.spareRuns - before).toBe(1);

@@ -85,12 +85,14 @@ async function listFiles(
     ...(prefilter ? ['--files-with-matches', '--fixed-strings', ...(prefilter.ignoreCase ? ['--ignore-case'] : ['--case-sensitive'])] : ['--files']),
     ...baseFlags(req.respectIgnore),
     ...(typed ? typeFlags('editls', req.glob!.fileNameGlob!) : []),
-    ...(prefilter ? ['-e', prefilter.text] : []),
     '--',
     req.scope.absPath,
   ];
   const exit = await runRipgrep({
     args,
+    // The literal apart from the other arguments: the next replace like this one (another literal, the
+    // same scope and options) takes a ripgrep started ahead, waiting for it on its stdin.
+    ...(prefilter ? { pattern: prefilter.text } : {}),
     cwd: req.scope.absPath,
     signal: req.signal,
     onLine: (line) => {

@@ -393,23 +393,23 @@ class HelperRun extends EventEmitter implements RipgrepChild {
 }
 
 /**
- * A ripgrep started ahead for the next search: the arguments of the last search with `-f -` in place
+ * A ripgrep started ahead (a spare) for the next search: the arguments of the last search with `-f -` in place
  * of `-e PATTERN`, waiting on its stdin for the pattern. The spawn (2–3.5 ms through the helper on
  * the bench machine: a wake-up of each process, the fork and exec, the hand-over) is then done while
  * the agent or the user reads the last answer, not while the next one waits; see docs/dev/performance-log.md.
  * The next search like it takes it even before the helper has handed it over: the helper answers in
- * order, so a ripgrep asked for after it would come later.
+ * order, so a ripgrep asked for after it would come later. Up to MAX_SPARES are kept, one for each of
+ * the kinds of run (arguments and folder) last made: a search's and a replaceInFiles listing's, so
+ * that an agent alternating them does not discard one's with the other's.
  */
-interface Spare {
-  run: HelperRun;
-  key: string;
-}
+const MAX_SPARES = 2;
 
 class RipgrepHelper {
   private readonly runs = new Map<number, HelperRun>();
   private nextId = 1;
   private started_ = 0;
-  private spare: Spare | undefined;
+  /** The ripgreps started ahead, by key (aheadOf), the least recently started first. */
+  private readonly spares = new Map<string, HelperRun>();
   /** No run goes to the helper any more (it is gone, or was silent past the deadline). */
   broken = false;
   /** The helper is gone, or its channel closed by the server: it is sent nothing more. */
@@ -451,14 +451,14 @@ class RipgrepHelper {
     const ahead = pattern === undefined ? undefined : spareKey(file, args, cwd, pattern);
     let taken: HelperRun | undefined;
     let folder: string | undefined;
-    const spare = ahead && this.spare?.key === ahead.key ? this.spare.run : undefined;
-    if (spare) {
+    const spare = ahead ? this.spares.get(ahead.key) : undefined;
+    if (ahead && spare) {
       // The folder at that path now must be the one the waiting ripgrep works in (a folder swapped since is not searched).
       folder = folderIdentity(cwd);
       if (spare.takable && (!spare.inputHere || (spare.workingFolder !== undefined && spare.workingFolder === folder))) {
         taken = spare;
-        this.spare = undefined;
-      } else this.discardSpare();
+        this.spares.delete(ahead.key);
+      } else this.discardSpare(ahead.key);
     }
     const run = taken ?? this.newRun(request);
     this.started_++;
@@ -518,21 +518,22 @@ class RipgrepHelper {
   }
 
   private startSpare(file: string, ahead: { key: string; args: string[] }, cwd: string | undefined): void {
-    if (this.broken || this.spare?.key === ahead.key) return;
-    this.discardSpare();
+    if (this.broken || this.spares.has(ahead.key)) return;
+    // The least recently started goes first.
+    if (this.spares.size >= MAX_SPARES) this.discardSpare(this.spares.keys().next().value!);
     const spare = this.newRun({ file, args: ahead.args, cwd });
     spare.on('error', () => undefined); // a spare that fails is not used; the next search spawns its own
-    this.spare = { run: spare, key: ahead.key };
+    this.spares.set(ahead.key, spare);
     this.send({ id: spare.id, file, args: ahead.args, cwd, stdin: true });
   }
 
-  private discardSpare(): void {
-    const spare = this.spare;
+  private discardSpare(key: string): void {
+    const spare = this.spares.get(key);
     if (!spare) return;
-    this.spare = undefined;
-    this.runs.delete(spare.run.id);
-    spare.run.discard();
-    this.send({ kill: spare.run.id });
+    this.spares.delete(key);
+    this.runs.delete(spare.id);
+    spare.discard();
+    this.send({ kill: spare.id });
   }
 
   /**
@@ -575,8 +576,8 @@ class RipgrepHelper {
 
   forget(id: number): void {
     this.runs.delete(id);
-    if (this.spare?.run.id === id) this.spare = undefined;
-    if (this.runs.size === (this.spare ? 1 : 0)) {
+    for (const [key, spare] of this.spares) if (spare.id === id) this.spares.delete(key);
+    if (this.runs.size === this.spares.size) {
       if (this.broken && !this.ended) this.end();
       else this.idle();
     }
@@ -589,7 +590,7 @@ class RipgrepHelper {
    */
   private giveUp(): void {
     this.broken = true;
-    this.discardSpare();
+    for (const key of [...this.spares.keys()]) this.discardSpare(key);
     for (const run of [...this.runs.values()]) run.lost(false);
     if (this.runs.size === 0) this.end();
   }
@@ -611,12 +612,11 @@ class RipgrepHelper {
         if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
       }, 1000).unref();
     }
-    const spare = this.spare;
-    this.spare = undefined;
-    if (spare) {
-      this.runs.delete(spare.run.id);
-      spare.run.discard();
+    for (const spare of this.spares.values()) {
+      this.runs.delete(spare.id);
+      spare.discard();
     }
+    this.spares.clear();
     for (const run of [...this.runs.values()]) run.lost(true);
   }
 
