@@ -184,7 +184,7 @@ function indexHeap(corpus, dir) {
     `import { SymbolIndex } from ${JSON.stringify(path.join(ROOT, 'server/workspace/symbols/symbolIndex.ts'))};`,
     'globalThis.gc(); globalThis.gc();',
     'const before = process.memoryUsage().heapUsed;',
-    `const index = new SymbolIndex({ folders: () => [${JSON.stringify(corpus)}], encoding: () => 'utf-16', documents: { get: () => undefined, getByPath: () => undefined }, maxFileSize: () => 10485760, log: () => undefined, startProgress: () => ({ signal: new AbortController().signal, report() {}, done() {} }) });`,
+    `const index = new SymbolIndex({ folders: () => [${JSON.stringify(corpus)}], encoding: () => 'utf-16', documents: { get: () => undefined, getByPath: () => undefined }, maxFileSize: () => 10485760, log: (m) => console.error(m), startProgress: () => ({ signal: new AbortController().signal, report() {}, done() {} }) });`,
     'await index.rebuild();',
     "await index.query('x', 200, new AbortController().signal);",
     'globalThis.gc(); globalThis.gc();',
@@ -193,11 +193,26 @@ function indexHeap(corpus, dir) {
   ].join('\n');
   writeFileSync(entry, source);
   try {
-    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: out, external: ['@vscode/ripgrep'], logLevel: 'error' });
+    // The ES module bundle gets a `require` of its own: the server finds ripgrep through
+    // require('@vscode/ripgrep'), which esbuild's ES module output cannot do by itself (without it the
+    // build failed, was logged nowhere, and the row read 0 symbols).
+    buildSync({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: out,
+      external: ['@vscode/ripgrep'],
+      banner: { js: "import { createRequire as editlsCreateRequire } from 'node:module'; const require = editlsCreateRequire(import.meta.url);" },
+      logLevel: 'error',
+    });
     const r = spawnSync(process.execPath, ['--expose-gc', out], { encoding: 'utf8', cwd: ROOT });
-    return JSON.parse(r.stdout.trim().split('\n').pop());
-  } catch {
-    return undefined;
+    const measured = JSON.parse(r.stdout.trim().split('\n').pop());
+    // An index that found nothing measures nothing: say so rather than print a figure.
+    if (!(measured.symbols > 0)) throw new Error(`the index found no symbol: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    return measured;
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
   } finally {
     rmSync(out, { force: true });
   }
@@ -463,7 +478,8 @@ export async function runSearchBench() {
 
     // The index's live heap, measured in a process of its own with forced garbage collections.
     const heap = indexHeap(corpus, dir);
-    if (heap) results.push({ name: `symbol index live heap after GC (${heap.symbols} symbols, server code bundled for the bench)`, value: `${heap.mib} MiB`, baseline: `${heap.perSymbol} bytes per symbol` });
+    if (heap.error) results.push({ name: 'symbol index live heap after GC', value: `not measured: ${heap.error}` });
+    else results.push({ name: `symbol index live heap after GC (${heap.symbols} symbols, server code bundled for the bench)`, value: `${heap.mib} MiB`, baseline: `${heap.perSymbol} bytes per symbol` });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
