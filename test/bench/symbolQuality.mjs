@@ -537,6 +537,40 @@ function judgeAll(symbols, texts, anyTag, bare) {
   return out;
 }
 
+/**
+ * The ctags tags (of `tags`) whose name, on its line, the judge finds inside a string or a comment
+ * (symbolJudge.mjs: the same verdict as an editls symbol there gets). A name not found on its line
+ * as a word (operators, renamed Lua names) stays counted.
+ */
+function tagsInStringsOrComments(tags, texts, tagName) {
+  const out = new Set();
+  const byFile = new Map();
+  for (const t of tags) {
+    if (!byFile.has(t.path)) byFile.set(t.path, []);
+    byFile.get(t.path).push(t);
+  }
+  for (const [file, list] of byFile) {
+    const entry = texts.get(file);
+    const family = entry && familyOf(entry.lang.id);
+    if (!family) continue;
+    const { text } = entry;
+    const regions = lexRegions(text, family);
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    for (const t of list) {
+      const from = starts[t.line - 1];
+      if (from === undefined) continue;
+      const lineText = text.slice(from, (starts[t.line] ?? text.length + 1) - 1).replace(/\r$/, '');
+      const name = tagName(t);
+      const at = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`).exec(lineText);
+      if (!at) continue;
+      const v = judge({ family, name, lineText, col: at.index, offset: from + at.index, regions, ctagsOnLine: true });
+      if (v.verdict === 'false' && (v.reason === 'inside a string' || v.reason === 'inside a comment')) out.add(t);
+    }
+  }
+  return out;
+}
+
 export async function runSymbolQuality({ print = true } = {}) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'editls-symq-'));
   const results = [];
@@ -569,13 +603,16 @@ export async function runSymbolQuality({ print = true } = {}) {
       const anyTag = new Set(tags.map((t) => `${t.path}\0${t.line}\0${bare(tagName(t))}`));
       const tagged = new Set(tags.map((t) => t.path));
       const verdicts = judgeAll(symbols.filter((s) => tagged.has(s.file)), texts, anyTag, bare);
+      // ctags' own definitions inside a string or a comment (mkmf.rb's Makefile template, `CC = #{CONFIG['CC']}`
+      // in a `%{ ... }` string, tags as Ruby constants): judged as editls's are, and left out of the recall.
+      const invalid = tagsInStringsOrComments(tags.filter(counted), texts, tagName);
       texts.clear();
       const byKind = new Map();
       const misses = [];
       let total = 0;
       let found = 0;
       for (const t of tags) {
-        if (!counted(t)) continue;
+        if (!counted(t) || invalid.has(t)) continue;
         const k = byKind.get(t.kind) ?? { total: 0, found: 0 };
         byKind.set(t.kind, k);
         k.total++;
@@ -602,13 +639,16 @@ export async function runSymbolQuality({ print = true } = {}) {
         return (l[line] ?? '').trim().slice(0, 140);
       };
       log(`\n## ${corpus.id}: ${corpus.files.length} files; ctags ${ctagsMs.toFixed(0)} ms, editls extraction ${editlsMs.toFixed(0)} ms (in-process)`);
-      log(`recall ${pct(found, total)} (${found}/${total} ctags definitions); editls symbols ${symbols.length}, not tagged by ctags on their line: ${unconfirmed.length} (${pct(unconfirmed.length, symbols.length)})`);
+      log(`recall ${pct(found, total)} (${found}/${total} ctags definitions, ${invalid.size} more inside strings or comments left out); editls symbols ${symbols.length}, not tagged by ctags on their line: ${unconfirmed.length} (${pct(unconfirmed.length, symbols.length)})`);
       log('| kind | ctags | editls found | recall |\n|---|---|---|---|');
       for (const [kind, k] of [...byKind].sort((a, b) => b[1].total - a[1].total)) log(`| ${kind} | ${k.total} | ${k.found} | ${pct(k.found, k.total)} |`);
       if (process.env.EDITLS_SYMQ_DUMP && !corpus.heldOut) writeFileSync(path.join(process.env.EDITLS_SYMQ_DUMP, `${corpus.id}.misses.json`), JSON.stringify(misses.map((t) => ({ ...t, text: lineOf(t.path, t.line - 1) }))));
       // A held-out corpus shows its figures only: its lines are for measuring, never for writing rules.
       const MISSES = corpus.heldOut ? 0 : Number(process.env.EDITLS_MISSES ?? 15);
       const missRandom = rng(7);
+      const invalidShown = corpus.heldOut ? [] : [...invalid].slice(0, 3);
+      if (invalidShown.length > 0) log(`ctags definitions inside strings or comments, not counted (first ${invalidShown.length} of ${invalid.size}):`);
+      for (const t of invalidShown) log(`  - ${t.kind} ${t.name}  ${path.basename(t.path)}:${t.line}  ${lineOf(t.path, t.line - 1)}`);
       log(`missed (sample of ${Math.min(MISSES, misses.length)}):`);
       for (let i = 0; i < Math.min(MISSES, misses.length); i++) {
         const t = misses[Math.floor(missRandom() * misses.length)];

@@ -1019,6 +1019,33 @@ describe('issue 14: the languages measured on fetched corpora (Rust, Go, Kotlin,
     ]);
   });
 
+  it('Ruby: a Makefile or shell template in a string spanning lines (`#{x}`, `#$x`, `#@x`, `$(X)` values) defines no constant', () => {
+    // mkmf.rb writes its Makefile from `%{ ... }` and "..." strings whose lines read `CC = #{CONFIG['CC']}`: Ruby's
+    // interpolations and Make's `$(X)` start no Ruby value (a `#` there would be a comment, `$(` is no global).
+    // (A template line whose value starts otherwise, `INCFLAGS = -I. #$INCFLAGS` or `V = 0`, still reads as a constant:
+    // the strings themselves are not followed, as ripgrep passes only the lines that may define something.)
+    const rb = [
+      'module MakeMakefile',
+      '  def configuration(srcdir)',
+      '    mk << %{',
+      "CC = #{CONFIG['CC']}",
+      'CFLAGS   = $(CCDLFLAGS) #$CFLAGS $(ARCH_FLAG)',
+      'Q = $(Q1:0=@)',
+      'TARGET_SO_DIR =#{$extout ? " $(RUBYARCHDIR)/" : \'\'}',
+      'LIBS = #@libs',
+      '}',
+      '  end',
+      '  DEFAULT = # :nodoc:',
+      '    1',
+      '  Paths = $LOAD_PATH',
+      '  ERR = $!',
+      '  Tpl = "#{x}"',
+      'end',
+      '',
+    ].join('\n');
+    table([['a.rb', rb, ['1 module MakeMakefile', '2 method configuration (MakeMakefile)', '11 constant DEFAULT (MakeMakefile)', '13 constant Paths (MakeMakefile)', '14 constant ERR (MakeMakefile)', '15 constant Tpl (MakeMakefile)']]]);
+  });
+
   it('Lua: `M["x"] = function`, `["x"] = function` in a table constructor, `x = (function()`', () => {
     table([
       ['a.lua', "local ft = {\n  [\"csh.cshrc\"] = function() end,\n}\nM['window/logMessage'] = function(_, result)\nend\nvim.deepcopy = (function()\nend)()\nlocal pok, ok = pcall(function()\nend)\n",

@@ -468,6 +468,9 @@ const csharp = language({
   ],
 });
 
+/** After a Ruby constant's `=`: not a template's interpolation or Make variable (the ruby rules). */
+const RUBY_NOT_TEMPLATE = String.raw`(?![ \t]*(?:#[{$@]|\$\())`;
+
 const ruby = language({
   id: 'ruby',
   names: ['Ruby'],
@@ -478,9 +481,11 @@ const ruby = language({
     { re: re(String.raw`^\s*(?:(?:private|protected|public)\s+)?def\s+(?:self(?:\.|::)|(?<owner>{ID})(?:\.|::))?(?<name>(?!self\b){ID}[?!=]?|[-+*/%<>=!~^&|\[\]]+)`), hint: ['def'], kind: 'method', scope: 'block' },
     { re: re(String.raw`^\s*class\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['class'], kind: 'class', scope: 'class' },
     { re: re(String.raw`^\s*module\s+(?:(?<owner>{ID}(?:::{ID})*)::)?(?<name>{ID})`), hint: ['module'], kind: 'module', scope: 'class' },
-    { re: re(String.raw`^\s*(?<name>[A-Z][A-Z0-9_]*)\s*=(?![=~])`), hint: ['='], kind: 'constant' },
+    // A value starting with an interpolation (`#{x}`, `#$x`, `#@x`: a comment in code) or Make's `$(X)` (no Ruby
+    // global) is a line of a template in a string spanning lines (mkmf.rb's Makefile, `CC = #{CONFIG['CC']}`).
+    { re: re(String.raw`^\s*(?<name>[A-Z][A-Z0-9_]*)\s*=(?![=~])${RUBY_NOT_TEMPLATE}`), hint: ['='], kind: 'constant' },
     // Constants in any case after the capital (`Max_try = 10`, `ParseError = Racc::ParseError`), on a line without `;` and not ending in `,`.
-    { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`), hint: ['='], kind: 'constant' },
+    { re: re(String.raw`^\s*(?<name>[A-Z]\w*)\s*=${RUBY_NOT_TEMPLATE}(?:$|[^=~>;]$|[^=~>;][^;]*[^;,]$)`), hint: ['='], kind: 'constant' },
   ],
 });
 
