@@ -17,6 +17,7 @@ import { answerInitialize, sessionStart } from './sessionStart.js';
 import { SERVER_VERSION } from './version.js';
 import { SHARED_LSP } from './sharedLsp.js';
 import { startIndexAhead } from './indexAhead.js';
+import { lowerBackgroundThreads } from './backgroundThreads.js';
 
 const argv = process.argv.slice(2);
 const USAGE =
@@ -95,6 +96,8 @@ async function runMcp(rest: string[]): Promise<void> {
   process.on('uncaughtException', (error) => process.stderr.write(`editls mcp: uncaught exception: ${error.stack ?? error.message}\n`));
   process.on('unhandledRejection', (reason) => process.stderr.write(`editls mcp: unhandled rejection: ${String(reason)}\n`));
   const { runMcpServer, startWarmRipgrepHelper } = loadSession();
+  // An agent's edits without an editor are written here: the same priorities as the LSP server's (backgroundThreads.ts).
+  void lowerBackgroundThreads();
   try {
     const { closed } = await runMcpServer({
       root,
@@ -232,7 +235,12 @@ function startLsp(): void {
       // and while this process is still small (the index is built after `initialized`): searches fork ripgrep
       // from it, not from the indexed server (workspace/search/ripgrepHelper.ts). Until it runs, and without it
       // (Windows, where libuv's IPC passes only TCP sockets, not pipes), ripgrep is spawned directly.
-      afterInitialize: process.platform !== 'win32' ? () => session.startWarmRipgrepHelper(process.execPath) : undefined,
+      // Then the background threads (libuv's threadpool, V8's helpers) below the main thread's priority
+      // (backgroundThreads.ts; Linux only).
+      afterInitialize: () => {
+        if (process.platform !== 'win32') session.startWarmRipgrepHelper(process.execPath);
+        void lowerBackgroundThreads();
+      },
     };
   }
 
