@@ -8,8 +8,9 @@
 // matches the files: it is the command's critical path, while the threadpool's work (creating a
 // file costs the file system 0.2-0.5 ms of kernel time) only has to be done before the sync that
 // follows. Two builds taking turns on replaceInFilesBench's trees, each order once (stop 50):
-// 20,000 files 0.91x and 0.91x, 2,000 files 0.93x and 1.03x, 200 files 0.99x and 1.00x. A thread started later by the main thread (a regex worker) keeps the main thread's
-// priority. Elsewhere than Linux setpriority names a whole process, so nothing is done there.
+// 20,000 files 0.91x and 0.91x, 2,000 files 0.93x and 1.03x, 200 files 0.99x and 1.00x. A thread
+// started later by the main thread (a regex worker) keeps the main thread's priority. Elsewhere than
+// Linux setpriority names a whole process, so nothing is done there.
 // Called by main.ts only (the module that owns the process), once `initialize` is answered and at
 // `editls mcp`'s start.
 import { readdirSync, stat } from 'node:fs';

@@ -19,8 +19,9 @@ function niceOfThreads(pid: number): Map<number, number> {
   const out = new Map<number, number>();
   for (const name of readdirSync(`/proc/${pid}/task`)) {
     try {
-      // After the command's name in parentheses (which may hold blanks): state is field 3, nice field 19.
-      const fields = readFileSync(`/proc/${pid}/task/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // After the command's name in parentheses (which may hold blanks and parentheses): state is field 3, nice field 19.
+      const stat = readFileSync(`/proc/${pid}/task/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out.set(Number(name), Number(fields[16]));
     } catch {
       // the thread ended
