@@ -1,8 +1,10 @@
 // Keeps the architecture honest (ARCHITECTURE.md, "Invariants"): core is pure, the dependency
 // rule holds, nothing under server/ writes to stdout, every file says what it owns, and every
 // registered command and setting is documented in docs/commands.md (and every command named in the
-// README), and every link in the README and docs/ resolves.
+// README), every link in the README and docs/ resolves, and the repository's top level is the
+// design's.
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -220,5 +222,17 @@ describe('architecture invariants', () => {
     const unnamed = folders.filter((d) => !arch.includes(`server/${d}/`) && !arch.includes(`\`${d.split('/').pop()}/\``));
     const topFiles = rels.filter((r) => !r.includes('/')).filter((r) => !arch.includes(r));
     expect([...unnamed, ...topFiles]).toEqual([]);
+  });
+
+  it('the repository\'s top level is the design\'s: no scratch file committed beside it', () => {
+    // shared/design fixes the top level: package.json, tsconfig.json, server/, client-examples/,
+    // test/, README.md, esbuild.mjs, with ARCHITECTURE.md, docs/ and .ci/ beside them (and the
+    // files every npm project has). A developer's script belongs in a scratch folder, not here.
+    const listed = spawnSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' });
+    // Outside a git checkout (an unpacked tarball) there is nothing tracked to check.
+    if (listed.status !== 0) return;
+    const allowed = new Set(['package.json', 'package-lock.json', 'tsconfig.json', 'vitest.config.ts', 'esbuild.mjs', 'README.md', 'ARCHITECTURE.md', 'CHANGELOG.md', 'LICENSE', '.gitignore', 'server', 'client-examples', 'test', 'docs', '.ci']);
+    const top = [...new Set(listed.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('/')[0]!))];
+    expect(top.filter((name) => !allowed.has(name))).toEqual([]);
   });
 });
