@@ -537,6 +537,15 @@ function judgeAll(symbols, texts, anyTag, bare) {
   return out;
 }
 
+/** Where `name` first stands in `line` as a whole word (no word character or `$` touching it), or -1. */
+function wordAt(line, name) {
+  const isWord = (c) => c !== undefined && /[\w$]/.test(c);
+  for (let i = line.indexOf(name); i >= 0; i = line.indexOf(name, i + 1)) {
+    if (!isWord(line[i - 1]) && !isWord(line[i + name.length])) return i;
+  }
+  return -1;
+}
+
 /**
  * The ctags tags (of `tags`) whose name, on its line, the judge finds inside a string or a comment
  * (symbolJudge.mjs: the same verdict as an editls symbol there gets). A name not found on its line
@@ -562,9 +571,9 @@ function tagsInStringsOrComments(tags, texts, tagName) {
       if (from === undefined) continue;
       const lineText = text.slice(from, (starts[t.line] ?? text.length + 1) - 1).replace(/\r$/, '');
       const name = tagName(t);
-      const at = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`).exec(lineText);
-      if (!at) continue;
-      const v = judge({ family, name, lineText, col: at.index, offset: from + at.index, regions, ctagsOnLine: true });
+      const col = wordAt(lineText, name);
+      if (col < 0) continue;
+      const v = judge({ family, name, lineText, col, offset: from + col, regions, ctagsOnLine: true });
       if (v.verdict === 'false' && (v.reason === 'inside a string' || v.reason === 'inside a comment')) out.add(t);
     }
   }
