@@ -235,4 +235,20 @@ describe('writeFileAtomic: folders, links, permissions and foreign writers', () 
     const st = await stat(p);
     expect([st.uid, st.gid, st.mode & 0o7777]).toEqual([1234, 5678, 0o640]);
   });
+
+  it("keeps the group of a file it replaces in a setgid folder, whose group a new file takes (as root)", async () => {
+    if (process.getuid?.() !== 0) return;
+    // The folder's group (5678) is not the file's (the process's own): the temp file takes the folder's.
+    const sub = path.join(dir, 'shared');
+    await mkdir(sub);
+    await chown(sub, 0, 5678);
+    await chmod(sub, 0o2775);
+    const p = path.join(sub, 'mine.ts');
+    await writeFile(p, 'old');
+    await chown(p, process.getuid(), process.getgid!());
+    expect((await stat(p)).gid).toBe(process.getgid!());
+    expect((await writeFileAtomic(p, Buffer.from('new'), 'shared/mine.ts')).ok).toBe(true);
+    const st = await stat(p);
+    expect([await readFile(p, 'utf8'), st.uid, st.gid]).toEqual(['new', process.getuid(), process.getgid!()]);
+  });
 });

@@ -54,7 +54,7 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
   }
 
   it('writes every file, keeps each exact mode (also bits the umask would drop), leaves no temp file', async () => {
-    await keepsModes({ 'a.ts': 0o600, 'b/c.ts': 0o664, 'b/d.sh': 0o775, 'e.ts': 0o640, 'f.ts': 0o666 });
+    await keepsModes({ 'a.ts': 0o600, 'b/c.ts': 0o664, 'b/d.sh': 0o775, 'e.ts': 0o640, 'f.ts': 0o666, 'g.sh': 0o4755, 'h.sh': 0o2755 });
   });
 
   it('keeps each exact mode in a batch written through the threadpool too (the mode set only where open() left another)', async () => {
@@ -63,6 +63,20 @@ describe.runIf(process.platform === 'linux')('writeFilesAtomic', () => {
     const modes: Record<string, number> = {};
     for (let i = 0; i < 70; i++) modes[`m${i % 3}/f${i}.ts`] = cycle[i % cycle.length]!;
     await keepsModes(modes);
+  });
+
+  // A new file in a setgid folder takes the folder's group: each replaced file keeps its own.
+  it.runIf(process.geteuid?.() === 0).each([3, 70])('keeps the group of each file it replaces in a setgid folder (%i files: written in synchronous calls, and through the threadpool)', async (count) => {
+    mkdirSync(ws.file('shared'));
+    execFileSync('chown', [':5678', ws.file('shared')]);
+    chmodSync(ws.file('shared'), 0o2775);
+    const rels = Array.from({ length: count }, (_, i) => `shared/f${i}.ts`);
+    for (const rel of rels) ws.write(rel, `old ${rel}\n`);
+    execFileSync('chown', [`:${process.getgid!()}`, ...rels.map((rel) => ws.file(rel))]);
+    const r = await writeFilesAtomic(rels.map((rel) => item(rel, `new ${rel}\n`)));
+    expect(r.ok).toBe(true);
+    for (const rel of rels) expect([rel, ws.read(rel), statSync(ws.file(rel)).gid]).toEqual([rel, `new ${rel}\n`, process.getgid!()]);
+    expect(tempsUnder(ws.root)).toEqual([]);
   });
 
   it('refuses, as stale, a batch with a file changed since it was read: nothing written anywhere', async () => {

@@ -130,7 +130,8 @@ function stage(folder: PinnedFolder, name: string, data: Buffer, displayPath: st
   s.bytes = data.length;
   try {
     writeAll(fd, data);
-    keepOwnerAndMode(fd, s.existing, mode);
+    s.written = fstatSync(fd, { bigint: true });
+    keepOwnerAndMode(fd, s.existing, mode, s.written);
   } catch (err) {
     return notWritten(s, fd, err);
   }
@@ -221,14 +222,15 @@ function prepareStage(folder: PinnedFolder, name: string, displayPath: string, o
 
 /**
  * The owner of a file we replace is kept (root editing someone else's file; permissionProblem refused
- * the case where it cannot be kept), then the exact mode (open() applied the umask). chown before
- * chmod: chown clears setuid/setgid. `created`: the temp file's fstat after it was written; its mode
- * already the one wanted (the umask took nothing from it) and no chown, there is nothing to set (one
- * system call less a file of a batch, on the main thread).
+ * the case where it cannot be kept), and its group (a temp file in a setgid folder takes the folder's),
+ * then the exact mode (open() applied the umask). chown before chmod: chown clears setuid/setgid.
+ * `created`: the temp file's fstat after it was written, with the owner and group it was given; its
+ * mode already the one wanted (the umask took nothing from it) and no chown, there is nothing to set
+ * (one system call less a file of a batch, on the main thread).
  */
-function keepOwnerAndMode(fd: number, existing: BigIntStats | undefined, mode: number | undefined, created?: BigIntStats): void {
+function keepOwnerAndMode(fd: number, existing: BigIntStats | undefined, mode: number | undefined, created: BigIntStats): void {
   let chowned = false;
-  if (existing && (Number(existing.uid) !== process.getuid?.() || Number(existing.gid) !== process.getgid?.())) {
+  if (existing && (existing.uid !== created.uid || existing.gid !== created.gid)) {
     try {
       fchownSync(fd, Number(existing.uid), Number(existing.gid));
       chowned = true;
@@ -236,7 +238,7 @@ function keepOwnerAndMode(fd: number, existing: BigIntStats | undefined, mode: n
       // best effort, as before
     }
   }
-  if (mode !== undefined && (chowned || created === undefined || (Number(created.mode) & 0o7777) !== mode)) fchmodSync(fd, mode);
+  if (mode !== undefined && (chowned || (Number(created.mode) & 0o7777) !== mode)) fchmodSync(fd, mode);
 }
 
 /** All of `data` at the descriptor's start (write may take less than asked). */
@@ -902,9 +904,12 @@ async function rollBack(published: readonly Published[], items: readonly BatchWr
  * A file the user could not write in place is not replaced either (the folder being writable would
  * allow it), and a file whose owner could not be kept is refused rather than taken over.
  */
+/** The process's effective user id, read once (editls never changes it): the owner of every file it creates. */
+const EUID = process.geteuid?.();
+
 function permissionProblem(target: string, st: BigIntStats, displayPath: string): Failure | undefined {
   // Root may write any file, but not an immutable one (chattr +i): access() says EPERM then, to root too.
-  const uid = process.geteuid?.();
+  const uid = EUID;
   try {
     accessSync(target, constants.W_OK);
   } catch (err) {
