@@ -100,4 +100,35 @@ describe('EditedText', () => {
     expect(throughEdits(`a${big}c`, [{ start: 1, end: 2, newText: 'X' }, { start: 1, end: 2, newText: 'Y' }], after)).toBe(after);
     expect(piecesOf('whole')).toEqual(['whole']);
   });
+
+  it('throughEdits reads one change through its edits once: the same edits and text give the same EditedText, another text or length a new one', () => {
+    const big = 'b'.repeat(ROPE_MIN_CHARS);
+    const before = `a${big}c`;
+    const edits = [{ start: 1, end: 2, newText: 'X' }];
+    const after = applySpanEdits(before, edits);
+    const first = throughEdits(before, edits, after);
+    expect(first).toBeInstanceOf(EditedText);
+    expect(throughEdits(before, edits, after)).toBe(first);
+    // The same edits as another array: made again.
+    expect(throughEdits(before, [...edits], after)).not.toBe(first);
+    // The same array over another text of the same length: made again, and read as that text.
+    const other = `z${big}c`;
+    const otherRead = throughEdits(other, edits, applySpanEdits(other, edits));
+    expect(otherRead).not.toBe(first);
+    expect((otherRead as EditedText).equals(applySpanEdits(other, edits))).toBe(true);
+    // A new text the edits do not account for is itself.
+    expect(throughEdits(before, edits, `${after}d`)).toBe(`${after}d`);
+  });
+
+  it('works out 100,000 sorted edits without sorting them again, and unsorted ones sorted', () => {
+    const before = 'ab'.repeat(100_000);
+    const edits = Array.from({ length: 100_000 }, (_, i) => ({ start: 2 * i + 1, end: 2 * i + 2, newText: 'B' }));
+    const t = new EditedText(before, edits);
+    expect(t.length).toBe(before.length);
+    expect(t.equals('aB'.repeat(100_000))).toBe(true);
+    const shuffled = [...edits].reverse();
+    expect(new EditedText(before, shuffled).equals('aB'.repeat(100_000))).toBe(true);
+    // A tie on start is ordered by end: an insertion before a replacement at the same offset.
+    expect(new EditedText('abc', [{ start: 1, end: 2, newText: 'X' }, { start: 1, end: 1, newText: 'I' }]).slice()).toBe('aIXc');
+  });
 });
