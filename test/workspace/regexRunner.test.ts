@@ -70,6 +70,30 @@ describe('RegexRunner', () => {
     expect(r.ok && new Set(r.texts).size).toBe(10_000);
   });
 
+  it('writes the next long text into the buffer the last one came back in: a shorter text and a failure after it come back exact', async () => {
+    const spareBytes = (r: RegexRunner) => (r as unknown as { spare: { buffer?: ArrayBuffer } }).spare.buffer?.byteLength;
+    const own = new RegexRunner();
+    try {
+      const long = job({ text: 'abc1 '.repeat(40_000), source: '\\d', replacement: '#' });
+      expect(await own.run(long, 30_000)).toEqual(scanRegex(long));
+      expect(spareBytes(own)).toBe(2 * long.text.length);
+      // In the first text's buffer (none of its bytes past the second's read), which comes back whole.
+      const short = job({ text: 'xyz2 '.repeat(20_000), source: '[a-z]+\\d', replacement: '<$&>' });
+      expect(await own.run(short, 30_000)).toEqual(scanRegex(short));
+      expect(spareBytes(own)).toBe(2 * long.text.length);
+      // A failure comes back as scanRegex gives it, the buffer kept apart.
+      const bad = job({ text: 'q'.repeat(100_000), source: '(' });
+      expect(await own.run(bad, 30_000)).toEqual(scanRegex(bad));
+      // A longer text than the buffer kept: a new one, kept in its place.
+      const longer = job({ text: 'de5 '.repeat(80_000), source: '\\d', replacement: '$&$&' });
+      expect(await own.run(longer, 30_000)).toEqual(scanRegex(longer));
+      expect(spareBytes(own)).toBe(2 * longer.text.length);
+    } finally {
+      await own.dispose();
+    }
+    expect(spareBytes(own)).toBeUndefined();
+  });
+
   it('handles a 10 MB text with 100,000 matches', async () => {
     const text = ('0123456789'.repeat(9) + 'MATCH'.padEnd(10, '.')).repeat(100_000);
     const r = await runner.run(job({ text, source: 'MATCH', replacement: 'm$&' }), 30_000);

@@ -10,11 +10,47 @@ const TRANSFER_TEXT_CHARS = 1 << 16;
 /** Most distinct replacement texts (or matches) the worker sends as a table plus indexes. */
 const MAX_TEXT_TABLE = 4096;
 
-/** A job as posted: a long text travels as a transferred UTF-16LE buffer (`textUtf16`). */
-function toWorker(job: ScanJob): { message: unknown; transfer: ArrayBuffer[] } {
+/** How long the buffer a long text last travelled in is kept for the next scan (SpareBuffer). */
+const SPARE_KEPT_MS = 10_000;
+
+/**
+ * The buffer the last long text travelled in, sent back by the worker once it has read it: the next
+ * scan of a text that fits writes into it rather than into fresh memory. Touching a fresh 20 MB
+ * buffer page by page cost ~55 ms here (the 10 MB text of searchAndReplaceBench, every scan); its
+ * copy into a buffer already touched, ~2 ms. Let go SPARE_KEPT_MS after it came back.
+ */
+class SpareBuffer {
+  private buffer: ArrayBuffer | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** A buffer of its own (never the shared pool, so that it can be transferred) of `bytes` bytes or more. */
+  take(bytes: number): Buffer {
+    const spare = this.buffer;
+    this.drop();
+    // allocUnsafeSlow: a buffer of its own, never a slice of Node's shared pool.
+    return spare !== undefined && spare.byteLength >= bytes ? Buffer.from(spare, 0, bytes) : Buffer.allocUnsafeSlow(bytes);
+  }
+
+  /** Keeps `buffer` (the larger of it and the one kept) for SPARE_KEPT_MS. */
+  keep(buffer: ArrayBuffer): void {
+    if (this.buffer !== undefined && this.buffer.byteLength >= buffer.byteLength) return;
+    this.drop();
+    this.buffer = buffer;
+    this.timer = setTimeout(() => this.drop(), SPARE_KEPT_MS);
+    this.timer.unref();
+  }
+
+  drop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.buffer = undefined;
+  }
+}
+
+/** A job as posted: a long text travels as a transferred UTF-16LE buffer (`textUtf16`), which the worker sends back. */
+function toWorker(job: ScanJob, spare: SpareBuffer): { message: unknown; transfer: ArrayBuffer[] } {
   if (job.text.length < TRANSFER_TEXT_CHARS) return { message: job, transfer: [] };
-  // allocUnsafeSlow: a buffer of its own (never the shared pool), so it can be transferred.
-  const bytes = Buffer.allocUnsafeSlow(2 * job.text.length);
+  const bytes = spare.take(2 * job.text.length);
   bytes.write(job.text, 'utf16le');
   return { message: { ...job, text: '', textUtf16: bytes }, transfer: [bytes.buffer as ArrayBuffer] };
 }
@@ -44,16 +80,19 @@ const scanRegex = (${scanRegex.toString()});
 const MAX_TABLE = ${MAX_TEXT_TABLE};
 parentPort.on('message', (job) => {
   let reply;
+  // The buffer the text came in, read: sent back with the reply for the next scan (SpareBuffer).
+  let spare;
   try {
     if (job.textUtf16 !== undefined) {
       const bytes = job.textUtf16;
       job = { ...job, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf16le'), textUtf16: undefined };
+      spare = bytes.buffer;
     }
     reply = scanRegex(job);
   } catch (error) {
     reply = { ok: false, problem: 'crashed', detail: String(error && error.message ? error.message : error) };
   }
-  if (!reply.ok) return parentPort.postMessage(reply, []);
+  if (!reply.ok) return parentPort.postMessage(spare ? { ...reply, spare } : reply, spare ? [spare] : []);
   // Replacement texts and matches repeat (a template with few distinct expansions, a pattern with few
   // distinct matches): each list goes as a table plus indexes. Too varied a list of matches is not
   // sent at all (it is only a shortcut); too varied a list of texts goes as it is.
@@ -93,6 +132,10 @@ parentPort.on('message', (job) => {
       transfer.push(packed.index.buffer);
     }
   }
+  if (spare) {
+    out.spare = spare;
+    transfer.push(spare);
+  }
   reply = out;
   parentPort.postMessage(reply, transfer);
 });
@@ -105,6 +148,7 @@ const WORKER_HEAP_MB = 1024;
 
 export class RegexRunner {
   private readonly idle: Worker[] = [];
+  private readonly spare = new SpareBuffer();
 
   /** Scans `job` in a worker; resolves with timeout / cancelled / crashed instead of throwing. */
   run(job: ScanJob, timeoutMs: number, signal?: AbortSignal): Promise<ScanReply> {
@@ -130,7 +174,10 @@ export class RegexRunner {
         }
         resolve(reply);
       };
-      const onMessage = (reply: ScanReply) => finish(fromWorker(reply), true);
+      const onMessage = ({ spare, ...reply }: ScanReply & { spare?: ArrayBuffer }) => {
+        if (spare !== undefined) this.spare.keep(spare);
+        finish(fromWorker(reply as ScanReply), true);
+      };
       const onError = (error: Error) => {
         const oom = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
         finish(oom ? { ok: false, problem: 'too_large', detail: 'the scan ran out of memory' } : { ok: false, problem: 'crashed', detail: error.message }, false);
@@ -148,13 +195,14 @@ export class RegexRunner {
       worker.on('error', onError);
       worker.on('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      const { message, transfer } = toWorker(job);
+      const { message, transfer } = toWorker(job, this.spare);
       worker.postMessage(message, transfer);
     });
   }
 
-  /** Terminates every idle worker (busy ones end with their scan). */
+  /** Terminates every idle worker (busy ones end with their scan), and lets the spare buffer go. */
   async dispose(): Promise<void> {
+    this.spare.drop();
     await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
   }
 
