@@ -900,13 +900,13 @@ async function rollBack(published: readonly Published[], items: readonly BatchWr
   return kept.reverse();
 }
 
+/** The process's effective user id, read once (editls never changes it): the owner of every file it creates. */
+const EUID = process.geteuid?.();
+
 /**
  * A file the user could not write in place is not replaced either (the folder being writable would
  * allow it), and a file whose owner could not be kept is refused rather than taken over.
  */
-/** The process's effective user id, read once (editls never changes it): the owner of every file it creates. */
-const EUID = process.geteuid?.();
-
 function permissionProblem(target: string, st: BigIntStats, displayPath: string): Failure | undefined {
   // Root may write any file, but not an immutable one (chattr +i): access() says EPERM then, to root too.
   const uid = EUID;
