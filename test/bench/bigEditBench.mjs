@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { procTimes } from './procTimes.mjs';
 import { startServer, stopServer } from './server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,8 +51,8 @@ function stat(pid) {
 }
 
 function cpuTicks(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14, 15)
+  const t = procTimes(pid);
+  return t.utime + t.stime;
 }
 
 /** Samples the server's CPU time from the answer on; resolves with ms from `from` to its last tick. */

@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { rgPath } from '@vscode/ripgrep';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLK_TCK, procTimes } from './procTimes.mjs';
 import { startServer, stopServer } from './server.mjs';
 import { copyTree, pickLiteral, treeFiles } from './replaceTree.mjs';
 
@@ -97,37 +98,28 @@ async function plainDurable(dir, from, to) {
   return { ms: performance.now() - t0, changed: staged.length };
 }
 
-/** Clock ticks per second of /proc's times. */
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
-
-/** Fields 14-17 of /proc/PID/stat (utime, stime, cutime, cstime), after the command name. */
-function statTimes(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return f.slice(11, 15).map(Number);
-  } catch {
-    return [0, 0, 0, 0]; // gone since it was listed
-  }
-}
-
 /** CPU ms of a process and its descendants: their own, and their children's once waited for. */
 function treeCpuMs(pid) {
-  const [utime, stime, cutime, cstime] = statTimes(pid);
+  let times;
+  try {
+    times = procTimes(pid);
+  } catch {
+    return 0; // gone since it was listed
+  }
   let children = [];
   try {
     children = readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
   } catch {
     // gone
   }
-  let total = (1000 * (utime + stime + cutime + cstime)) / CLK_TCK;
+  let total = (1000 * (times.utime + times.stime + times.cutime + times.cstime)) / CLK_TCK;
   for (const child of children) total += treeCpuMs(Number(child));
   return total;
 }
 
 /** CPU ms of this process's children that were waited for (cutime + cstime). */
 function waitedChildrenCpuMs() {
-  const [, , cutime, cstime] = statTimes(process.pid);
+  const { cutime, cstime } = procTimes(process.pid);
   return (1000 * (cutime + cstime)) / CLK_TCK;
 }
 

@@ -5,11 +5,12 @@
 // After each answer it waits AFTER_ANSWER_MS (searchBench.mjs) before the next plain rg run.
 // A bundle is a `dist/editls.js` (e.g. built in a worktree of the base commit), copied under this
 // checkout's node_modules/ so that it finds @vscode/ripgrep; `NODE_FLAGS|bundle` runs it with flags.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AFTER_ANSWER_MS, buildCorpus, rawRipgrep, startServer, stop } from './searchBench.mjs';
+import { CLK_TCK, procTimes } from './procTimes.mjs';
 
 const [a, b, roundsArg] = process.argv.slice(2);
 if (!a || !b) throw new Error('usage: node test/bench/searchCompare.mjs <bundleA.js> <bundleB.js> [rounds]');
@@ -25,9 +26,8 @@ const withCpu = existsSync('/proc/self/task');
 
 /** CPU time (ms) of a process, or of one of its threads, so far. */
 function cpuMs(pid, tid) {
-  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime, in clock ticks of 10 ms
+  const t = procTimes(pid, tid);
+  return ((t.utime + t.stime) * 1000) / CLK_TCK;
 }
 
 const median = (v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)];
