@@ -129,3 +129,26 @@ describe('NormalizedText.spanEdits', () => {
     expect(() => n.spanEdits([{ start: 0, end: 3, text: '' }, { start: 2, end: 4, text: '' }])).toThrow();
   });
 });
+
+describe('NormalizedText.spanEditsOf: many replacements', () => {
+  it.each([
+    ['short pieces, joined flat', 'const a = oldName(1);\r\n'],
+    ['long pieces, left a rope', `const a = oldName(1); // ${'x'.repeat(80)}\r\n`],
+  ])('100,000 replacements of a CRLF text with a BOM (200,001 pieces, %s): the new text and edits the replacements make', (_name, line) => {
+    const original = '\uFEFF' + line.repeat(100_000);
+    const doc = NormalizedText.from(original);
+    const starts = new Int32Array(100_000);
+    const ends = new Int32Array(100_000);
+    const nl = line.length - 1; // the \n view's line length
+    for (let i = 0; i < 100_000; i++) {
+      starts[i] = i * nl + 10;
+      ends[i] = i * nl + 17;
+    }
+    const { edits, newOriginal } = doc.spanEditsOf(starts, ends, 'freshName', { replaced: 'oldName' });
+    const expected = original.replaceAll('oldName', 'freshName');
+    expect(newOriginal.length).toBe(expected.length);
+    expect(newOriginal === expected).toBe(true);
+    expect(edits).toHaveLength(100_000);
+    expect(applySpanEdits(original, edits)).toBe(expected);
+  });
+});

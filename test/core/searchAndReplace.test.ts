@@ -220,3 +220,28 @@ describe('pattern rewriting and the scan', () => {
     expect(r).toEqual({ ok: true, count: 2, starts: Int32Array.from([1, 3]), ends: Int32Array.from([2, 4]), texts: ['<1>', '<2>'], matched: ['1', '2'] });
   });
 });
+
+describe('the body beside the scanned text (crBody)', () => {
+  const prepare = (text: string, over: Partial<SearchAndReplaceArgs>) => {
+    const p = prepareSearchAndReplace(text, { search: 'b', replace: 'c', useRegex: true, ignoreCase: false, ...over }, FILE);
+    if (!p.ok) throw new Error(p.message);
+    return p.prepared.job;
+  };
+
+  it('is the body (BOM left out) when the whole \\n view of a body holding \\r is scanned by the regex engine', () => {
+    for (const text of ['\uFEFFa\r\nb\r\n', 'a\rb\r\n\nc', 'x\r\r\ny\r']) {
+      for (const over of [{ useRegex: true }, { useRegex: false, ignoreCase: true }]) {
+        const job = prepare(text, over);
+        const body = text.replace(/^\uFEFF/u, '');
+        expect(job.crBody).toBe(body);
+        expect(job.text).toBe(body.replace(/\r\n?/gu, '\n'));
+      }
+    }
+  });
+
+  it('is absent without a \\r, for a line range, and for a literal scanned on the body', () => {
+    expect(prepare('a\nb\n', {}).crBody).toBeUndefined();
+    expect(prepare('a\r\nb\r\nc\r\n', { startLine: 2, endLine: 3 }).crBody).toBeUndefined();
+    expect(prepare('a\r\nb\r\n', { useRegex: false }).crBody).toBeUndefined();
+  });
+});

@@ -68,6 +68,18 @@ describe('closed files are edited on disk', () => {
     expect(r.unifiedDiff.length).toBeLessThan(51_000);
   });
 
+  it('a regex over a long CRLF file with lone CRs, a BOM and emoji (sent to the worker from its body), then undone', async () => {
+    const lines = Array.from({ length: 12_000 }, (_, i) => (i % 997 === 0 ? `id${i} 😀\r` : `id${i} 中 x\r\n`)).join('');
+    const before = Buffer.concat([BOM, Buffer.from(lines, 'utf8')]);
+    const ws = setup({ 'crlf.txt': before });
+    const client = await start(ws);
+    const r = await client.exec(SAR, { path: 'crlf.txt', search: '(id)(\\d+)(?= )', replace: '$2$1', use_regex: true });
+    expect(r.replacements).toBe(12_000);
+    expect(ws.bytes('crlf.txt')).toEqual(Buffer.concat([BOM, Buffer.from(lines.replace(/(id)(\d+)(?= )/gu, '$2$1'), 'utf8')]));
+    await client.exec('editls.undo', {});
+    expect(ws.bytes('crlf.txt')).toEqual(before);
+  });
+
   it('binary and missing files are refused', async () => {
     const ws = setup({ 'bin.dat': Buffer.from([0x61, 0x00, 0x62]) });
     const client = await start(ws);

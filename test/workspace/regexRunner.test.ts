@@ -1,8 +1,10 @@
 // RegexRunner: scans in a worker give exactly what scanRegex gives on this thread; a catastrophic
-// pattern is stopped at the deadline (and the next scan still works); cancellation; invalid patterns.
+// pattern is stopped at the deadline (and the next scan still works); cancellation; invalid patterns;
+// a long text sent as its body's \n view (crBody).
 import { afterAll, describe, expect, it } from 'vitest';
 import { RegexRunner } from '../../server/workspace/search/regexRunner.js';
 import { scanRegex, type ScanJob } from '../../server/core/edits/regexScan.js';
+import { NormalizedText } from '../../server/core/text/normalizedText.js';
 
 const runner = new RegexRunner();
 afterAll(() => runner.dispose());
@@ -92,6 +94,40 @@ describe('RegexRunner', () => {
       await own.dispose();
     }
     expect(spareBytes(own)).toBeUndefined();
+  });
+
+  it("a long text given with its body (crBody) is sent as the body's \\n view: CRLF, lone CR, \\r\\r\\n, CR first and last", async () => {
+    const spareBytes = (r: RegexRunner) => (r as unknown as { spare: { buffer?: ArrayBuffer } }).spare.buffer?.byteLength;
+    const own = new RegexRunner();
+    try {
+      const bodies = [
+        '\rx1 y22\r\n😀 z333\r\r\n\uD800 中\n'.repeat(4000) + 'q9\r',
+        'ab1\r\n'.repeat(20_000),
+        'lone\rcr 7\r'.repeat(8000),
+        'no line break at all, 1 2 3 '.repeat(3000) + '\r\n',
+      ];
+      for (const body of bodies) {
+        const view = NormalizedText.from(body).text;
+        expect(view.length).toBeGreaterThanOrEqual(1 << 16);
+        const j = job({ text: view, crBody: body, source: '(?<d>\\d+)\\n?|\\n(?=\\n)|^|[\\uD800-\\uDFFF]', flags: 'gm', replacement: '[$<d>|$&]' });
+        const expected = scanRegex(job({ text: view, source: j.source, flags: j.flags, replacement: j.replacement }));
+        expect(await own.run(j, 30_000)).toEqual(expected);
+        // The buffer it went in holds the body, and came back whole.
+        expect(spareBytes(own)).toBeGreaterThanOrEqual(2 * body.length);
+      }
+      // The body is what travels (its view, not the text given beside it, is what the worker scans).
+      const body = 'y\r\n'.repeat(40_000);
+      const swapped = await own.run(job({ text: 'x\n'.repeat(40_000), crBody: body, source: 'y', replacement: 'z' }), 30_000);
+      expect(swapped.ok && swapped.count).toBe(40_000);
+      // A body whose view is not as long as the text is not used: the text is sent.
+      const odd = job({ text: 'k1\n'.repeat(30_000), crBody: 'k1\r\n'.repeat(29_000), source: 'k(\\d)', replacement: '$1' });
+      expect(await own.run(odd, 30_000)).toEqual(scanRegex(odd));
+      // A short text is posted without its body, and scanned as it is.
+      const short = job({ text: 'a\nb1\n', crBody: 'a\r\nb1\r\n', source: '\\d|\\n', replacement: '<$&>' });
+      expect(await own.run(short, 30_000)).toEqual(scanRegex(short));
+    } finally {
+      await own.dispose();
+    }
   });
 
   it('handles a 10 MB text with 100,000 matches', async () => {

@@ -6,6 +6,13 @@
 export interface ScanJob {
   /** The text searched (the \n-normalised scope). */
   text: string;
+  /**
+   * When `text` is the whole \n view of a body holding \r (each \r\n and lone \r read as \n): that
+   * body. The view is a rope V8 would make flat (a fresh copy) on its first read; whoever sends a long
+   * text elsewhere may copy the body and drop its \r instead (workspace/search/regexRunner.ts). The
+   * scan itself reads `text`.
+   */
+  crBody?: string;
   /** RegExp source and flags (`g` or `gi`). */
   source: string;
   flags: string;

@@ -67,8 +67,11 @@ export function prepareSearchAndReplace(text: string, args: SearchAndReplaceArgs
   // A case-sensitive literal without a line break, over the whole text, matches the same characters
   // in the body as in the \n view (no match can contain a \r or \n): no need to build the view.
   const onBody = !args.useRegex && !args.ignoreCase && scope.start === 0 && scope.end === doc.length && search.indexOf('\n') === -1;
+  const scanned = onBody ? doc.body : doc.text.slice(scope.start, scope.end);
   const base = {
-    text: onBody ? doc.body : doc.text.slice(scope.start, scope.end),
+    text: scanned,
+    // The whole \n view of a body with \r in it: the body too, which travels to a regex worker without the view made flat.
+    ...(!onBody && scanned !== doc.body && scope.start === 0 && scope.end === doc.length ? { crBody: doc.body } : {}),
     replacement: normalizeEol(args.replace),
     maxMatches: args.maxMatches ?? DEFAULT_MAX_MATCHES,
     maxOutput: args.maxOutput ?? DEFAULT_MAX_OUTPUT,

@@ -37,12 +37,18 @@ export function withEol(s: string, eol: LineEnding): string {
 }
 
 /**
- * A new text of ROPE_MIN_CHARS or more (editedText.ts) in at most this many pieces is left a rope
- * (spanEditsOf); one in more (2,048 edits and up: the 100,000 replacements of a 10 MB file) is joined
- * flat, where building the rope would cost more than the copy it saves. Was 64: a replaceInFiles of
- * 20,000 files kept its files with more than 32 replacements twice (49 MB of its live heap, measured).
+ * A new text of ROPE_MIN_CHARS or more (editedText.ts) is left a rope of its pieces (spanEditsOf) when
+ * it has at most ROPE_MAX_PARTS of them, or when they are at least ROPE_PIECE_CHARS long on average;
+ * otherwise it is joined flat. A piece costs ~30 bytes of rope cells (a cons string each, a sliced
+ * string each second one), a character of a flat copy 1 or 2 bytes: past ROPE_PIECE_CHARS a piece the
+ * rope is the smaller, and it spares the copy's fresh memory (10 MB with 100,000 replacements: a 20 MB
+ * string, ~60 ms of page faults on the bench machine). A replaceInFiles of 40 files of 1 MB with 32,000
+ * replacements each (pieces of ~17 characters) ran out of a 64 MB heap with ropes; flat, it is refused
+ * as too_large in time. ROPE_MAX_PARTS was 64 once: a replaceInFiles of 20,000 files then kept its
+ * files with more than 32 replacements twice (49 MB of its live heap, measured).
  */
 const ROPE_MAX_PARTS = 4096;
+const ROPE_PIECE_CHARS = 32;
 
 export class NormalizedText {
   readonly original: string;
@@ -338,16 +344,17 @@ export class NormalizedText {
       edits[count++] = { start, end, newText: edited };
       // The new original's pieces, joined once at the end. (Grown as a rope and flattened to be
       // encoded for the disk: 125-170 ms instead of 40-58 for the 124 MB of a 4,118-file
-      // replaceInFiles.) A text of ROPE_MIN_CHARS or more in at most ROPE_MAX_PARTS pieces is left
-      // a rope: the disk write (encodePieces), the diff and the journal read it through its edits
-      // (EditedText), so it is never made flat and no file's text is held twice.
+      // replaceInFiles.) A text left a rope (ROPE_MAX_PARTS): the disk write (encodePieces), the diff
+      // and the journal read it through its edits (EditedText), so it is never made flat and no
+      // file's text is held twice.
       parts.push(original.slice(cursor, start), edited);
       cursor = end;
     }
     edits.length = count;
     if (count === 0) return { edits, newOriginal: original };
     parts.push(original.slice(cursor));
-    return { edits, newOriginal: length >= ROPE_MIN_CHARS && parts.length <= ROPE_MAX_PARTS ? parts.reduce((a, b) => a + b, '') : parts.join('') };
+    const rope = length >= ROPE_MIN_CHARS && (parts.length <= ROPE_MAX_PARTS || length >= ROPE_PIECE_CHARS * parts.length);
+    return { edits, newOriginal: rope ? parts.reduce((a, b) => a + b, '') : parts.join('') };
   }
 }
 
