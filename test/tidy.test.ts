@@ -107,9 +107,9 @@ describe('architecture invariants', () => {
 
   it('workspace/ is split by concern: disk <- editor <- search <- symbols, context.ts wires them', () => {
     // Which of workspace/'s subfolders each may import; the small shared helpers at its top
-    // (keyedMutex, limited, progress, timeSlice) are open to all, context.ts and strayTemps.ts to none.
+    // (keyedMutex, limited, progress, spareBuffer, timeSlice) are open to all, context.ts and strayTemps.ts to none.
     const WS = path.join(ROOT, 'server', 'workspace');
-    const SHARED = new Set(['keyedMutex.ts', 'limited.ts', 'progress.ts', 'timeSlice.ts']);
+    const SHARED = new Set(['keyedMutex.ts', 'limited.ts', 'progress.ts', 'spareBuffer.ts', 'timeSlice.ts']);
     const allowed: Record<string, string[]> = {
       disk: ['disk'],
       editor: ['editor', 'disk'],

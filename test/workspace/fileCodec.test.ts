@@ -1,14 +1,17 @@
-// Reading and encoding text files: BOM detection, strict decoding and byte-exact round trips.
+// Reading and encoding text files: BOM detection, strict decoding and byte-exact round trips; reads
+// into a scratch buffer (SpareBuffer) reused between files.
 
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, open, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { EditedText } from '../../server/core/text/editedText.js';
 import { applySpanEdits, type SpanEdit } from '../../server/core/text/spanEdit.js';
-import { decodeText, encodePieces, encodeText, readTextFile, readWhole } from '../../server/workspace/disk/fileCodec.js';
+import { decodeText, encodePieces, encodeText, readTextFile, readWhole, readWholeSync } from '../../server/workspace/disk/fileCodec.js';
+import { SpareBuffer, SPARE_KEPT_MS } from '../../server/workspace/spareBuffer.js';
+import { closeSync, openSync } from 'node:fs';
 import type { FileEncoding } from '../../server/commands/ports/files.js';
 
 const MiB = 1024 * 1024;
@@ -241,6 +244,67 @@ describe('readWhole', () => {
       expect((await readWhole(empty, 0)).length).toBe(0);
     } finally {
       await empty.close();
+    }
+  });
+});
+
+describe('readWholeSync into a scratch buffer (memory reused between reads)', () => {
+  it('reads exactly the file, also when it grew or shrank after fstat gave its size; a larger buffer than maxKept is not kept', async () => {
+    const bytes = Buffer.from(SAMPLE.repeat(4_000), 'utf8');
+    const p = await writeBytes('s.txt', bytes);
+    const scratch = new SpareBuffer(bytes.length + 10);
+    const fd = openSync(p, 'r');
+    try {
+      for (const size of [bytes.length, bytes.length - 1000, bytes.length + 1000, 0, 1]) {
+        expect(readWholeSync(fd, size, scratch).equals(bytes)).toBe(true);
+      }
+      // Kept: the largest buffer taken within maxKept (size + 1 bytes for the read that finds the end).
+      expect(scratch.kept).toBe(bytes.length + 1);
+      expect(readWholeSync(fd, bytes.length + 100, scratch).equals(bytes)).toBe(true);
+      expect(scratch.kept).toBe(bytes.length + 1);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('readTextFile: each file read comes back whole, whatever was read into the scratch before', async () => {
+    const texts = ['a'.repeat(5000) + '\n', 'héllo 😀\r\n'.repeat(300), 'short', '', SAMPLE.repeat(200)];
+    const paths = await Promise.all(texts.map((t, i) => writeBytes(`t${i}.txt`, Buffer.from(t, 'utf8'))));
+    const read = await Promise.all(paths.map((p) => readTextFile(p, p, 10 * MiB)));
+    expect(read.map((r) => r.ok && r.text)).toEqual(texts);
+    // Read one after another too, largest first: the later, shorter files are read into its buffer.
+    for (const i of [4, 1, 0, 2, 3]) {
+      const r = await readTextFile(paths[i]!, paths[i]!, 10 * MiB);
+      expect(r.ok && r.text).toBe(texts[i]);
+    }
+  });
+});
+
+describe('SpareBuffer', () => {
+  it('gives the kept buffer for a size it holds, a new one otherwise, and lets it go SPARE_KEPT_MS after it came back', () => {
+    vi.useFakeTimers();
+    try {
+      const spare = new SpareBuffer();
+      const first = spare.take(100);
+      expect(spare.kept).toBeUndefined();
+      spare.keep(first.buffer as ArrayBuffer);
+      expect(spare.kept).toBe(100);
+      const again = spare.take(60);
+      expect(again.buffer).toBe(first.buffer);
+      expect(again.length).toBe(60);
+      spare.keep(again.buffer as ArrayBuffer);
+      const bigger = spare.take(200);
+      expect(bigger.buffer).not.toBe(first.buffer);
+      // The kept one, too small, is still kept.
+      expect(spare.kept).toBe(100);
+      spare.keep(bigger.buffer as ArrayBuffer);
+      expect(spare.kept).toBe(200);
+      vi.advanceTimersByTime(SPARE_KEPT_MS - 1);
+      expect(spare.kept).toBe(200);
+      vi.advanceTimersByTime(1);
+      expect(spare.kept).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -17,7 +17,7 @@ import type { ReleasedText } from '../../commands/ports/apply.js';
 import type { DiskText, ResolvedPath, Snapshot } from '../../commands/ports/files.js';
 import type { FileOutcome } from '../../commands/ports/search.js';
 import { releasedChange, releasedOf } from '../editor/releasedText.js';
-import { decodeText, encodeEdited, readRegularFileSync } from '../disk/fileCodec.js';
+import { decodeText, encodeEdited, READ_SCRATCH, readRegularFileSync } from '../disk/fileCodec.js';
 import { bytesDigest } from '../editor/undoJournal.js';
 
 export interface LiteralJob {
@@ -57,7 +57,8 @@ export type LiteralReply =
  * always through the decoded text (the byte path, asciiChange, is an exact shortcut of it).
  */
 export function literalChange(job: LiteralJob, asText = false): LiteralReply {
-  const raw = readRegularFileSync(job.absPath, job.relPath, job.maxFileSize, { confined: true });
+  // (Read into the scratch: no reply keeps the bytes read; the new bytes, the text and the edits are copies.)
+  const raw = readRegularFileSync(job.absPath, job.relPath, job.maxFileSize, { confined: true, scratch: READ_SCRATCH });
   if (!raw.ok) return raw.kind === 'file_not_found' ? { kind: 'missing' } : { kind: 'unreadable', failure: raw };
   const shortcut = asText ? undefined : bytesChange(job, raw);
   if (shortcut) return shortcut;

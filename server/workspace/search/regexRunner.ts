@@ -3,6 +3,7 @@
 // terminated. Keeps a small pool of warm workers; the worker code is core's scanRegex source text.
 import type { Worker } from 'node:worker_threads';
 import { scanRegex, type ScanJob, type ScanReply } from '../../core/edits/regexScan.js';
+import { SpareBuffer } from '../spareBuffer.js';
 
 /** Texts at least this long go to the worker as transferred UTF-16 bytes (one copy each way, exact for
  *  lone surrogates) instead of a structured-clone string. */
@@ -10,49 +11,14 @@ const TRANSFER_TEXT_CHARS = 1 << 16;
 /** Most distinct replacement texts (or matches) the worker sends as a table plus indexes. */
 const MAX_TEXT_TABLE = 4096;
 
-/** How long the buffer a long text last travelled in is kept for the next scan (SpareBuffer). */
-const SPARE_KEPT_MS = 10_000;
-
-/**
- * The buffer the last long text travelled in, sent back by the worker once it has read it: the next
- * scan of a text that fits writes into it rather than into fresh memory. Touching a fresh 20 MB
- * buffer page by page cost ~55 ms here (the 10 MB text of searchAndReplaceBench, every scan); its
- * copy into a buffer already touched, ~2 ms. Let go SPARE_KEPT_MS after it came back.
- */
-class SpareBuffer {
-  private buffer: ArrayBuffer | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  /** A buffer of its own (never the shared pool, so that it can be transferred) of `bytes` bytes or more. */
-  take(bytes: number): Buffer {
-    const spare = this.buffer;
-    this.drop();
-    // allocUnsafeSlow: a buffer of its own, never a slice of Node's shared pool.
-    return spare !== undefined && spare.byteLength >= bytes ? Buffer.from(spare, 0, bytes) : Buffer.allocUnsafeSlow(bytes);
-  }
-
-  /** Keeps `buffer` (the larger of it and the one kept) for SPARE_KEPT_MS. */
-  keep(buffer: ArrayBuffer): void {
-    if (this.buffer !== undefined && this.buffer.byteLength >= buffer.byteLength) return;
-    this.drop();
-    this.buffer = buffer;
-    this.timer = setTimeout(() => this.drop(), SPARE_KEPT_MS);
-    this.timer.unref();
-  }
-
-  drop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.buffer = undefined;
-  }
-}
-
 /**
  * A job as posted: a long text travels as a transferred UTF-16LE buffer (`textUtf16`), which the
- * worker sends back. A text given with its body (`crBody`: the text is the body's \n view) is made
- * from the body: copied, then its \r dropped (before a \n) or turned into \n in place; the view
- * itself, a rope, is never made flat (a fresh 20 MB copy of searchAndReplaceBench's 10 MB text, ~60
- * ms of page faults here, every scan). The body never travels.
+ * worker sends back once it has read it, to be kept (SpareBuffer) for the next text that fits:
+ * touching a fresh 20 MB buffer page by page cost ~55 ms here (the 10 MB text of
+ * searchAndReplaceBench, every scan); its copy into a buffer already touched, ~2 ms. A text given
+ * with its body (`crBody`: the text is the body's \n view) is made from the body: copied, then its \r
+ * dropped (before a \n) or turned into \n in place; the view itself, a rope, is never made flat (a
+ * fresh 20 MB copy of that text, ~60 ms of page faults here, every scan). The body never travels.
  */
 function toWorker(job: ScanJob, spare: SpareBuffer): { message: unknown; transfer: ArrayBuffer[] } {
   const { crBody, ...posted } = job;
