@@ -123,6 +123,22 @@ describe('text handling', () => {
     expect((await client.execError(RIF, { search: '(', replace: 'x', use_regex: true })).data.kind).toBe('invalid_regex');
   });
 
+  it('a regex over long CRLF files with lone CRs (each sent to the regex worker from its body) and an LF one, then one undo', async () => {
+    const crlf = (tag: string) => Array.from({ length: 9_000 }, (_, i) => (i % 701 === 0 ? `${tag}${i} 😀\r` : `${tag}${i} 中 x\r\n`)).join('');
+    const files = { 'a.txt': crlf('id'), 'b.txt': Buffer.concat([BOM, Buffer.from(crlf('id'), 'utf8')]), 'c.txt': 'id7 lf\n'.repeat(12_000) };
+    const ws = setup(files);
+    const before = Object.fromEntries(Object.keys(files).map((f) => [f, ws.bytes(f)]));
+    const client = await start(ws);
+    const r = await client.exec(RIF, { search: '(id)(\\d+)(?= )', replace: '$2$1', use_regex: true });
+    expect(r.filesChanged).toBe(3);
+    const swap = (t: string) => t.replace(/(id)(\d+)(?= )/gu, '$2$1');
+    expect(ws.read('a.txt')).toBe(swap(files['a.txt']));
+    expect(ws.bytes('b.txt')).toEqual(Buffer.concat([BOM, Buffer.from(swap(crlf('id')), 'utf8')]));
+    expect(ws.read('c.txt')).toBe(swap(files['c.txt']));
+    await client.exec('editls.undo', {});
+    for (const [f, bytes] of Object.entries(before)) expect(ws.bytes(f)).toEqual(bytes);
+  });
+
   it('no match is a success that changes nothing', async () => {
     const ws = setup({ 'a.txt': 'abc\n' });
     const client = await start(ws);
