@@ -5,9 +5,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RegexRunner } from '../../server/workspace/search/regexRunner.js';
 import { scanRegex, type ScanJob } from '../../server/core/edits/regexScan.js';
 import { NormalizedText } from '../../server/core/text/normalizedText.js';
+import type { SpareBuffer } from '../../server/workspace/spareBuffer.js';
 
 const runner = new RegexRunner();
 afterAll(() => runner.dispose());
+
+/** The size of the buffer a runner keeps for its next long text. */
+const spareBytes = (r: RegexRunner) => (r as unknown as { spare: SpareBuffer }).spare.kept;
 
 const job = (over: Partial<ScanJob>): ScanJob => ({
   text: '',
@@ -73,7 +77,6 @@ describe('RegexRunner', () => {
   });
 
   it('writes the next long text into the buffer the last one came back in: a shorter text and a failure after it come back exact', async () => {
-    const spareBytes = (r: RegexRunner) => (r as unknown as { spare: { buffer?: ArrayBuffer } }).spare.buffer?.byteLength;
     const own = new RegexRunner();
     try {
       const long = job({ text: 'abc1 '.repeat(40_000), source: '\\d', replacement: '#' });
@@ -97,7 +100,6 @@ describe('RegexRunner', () => {
   });
 
   it("a long text given with its body (crBody) is sent as the body's \\n view: CRLF, lone CR, \\r\\r\\n, CR first and last", async () => {
-    const spareBytes = (r: RegexRunner) => (r as unknown as { spare: { buffer?: ArrayBuffer } }).spare.buffer?.byteLength;
     const own = new RegexRunner();
     try {
       const bodies = [
@@ -122,9 +124,11 @@ describe('RegexRunner', () => {
       // A body whose view is not as long as the text is not used: the text is sent.
       const odd = job({ text: 'k1\n'.repeat(30_000), crBody: 'k1\r\n'.repeat(29_000), source: 'k(\\d)', replacement: '$1' });
       expect(await own.run(odd, 30_000)).toEqual(scanRegex(odd));
-      // A short text is posted without its body, and scanned as it is.
-      const short = job({ text: 'a\nb1\n', crBody: 'a\r\nb1\r\n', source: '\\d|\\n', replacement: '<$&>' });
-      expect(await own.run(short, 30_000)).toEqual(scanRegex(short));
+      // A short text is posted as it is: its text is scanned, not the body given beside it.
+      const short = job({ text: 'x\n'.repeat(10), crBody: 'y\r\n'.repeat(10), source: 'x', replacement: 'z' });
+      const shortReply = await own.run(short, 30_000);
+      expect(shortReply).toEqual(scanRegex(short));
+      expect(shortReply.ok && shortReply.count).toBe(10);
     } finally {
       await own.dispose();
     }

@@ -174,7 +174,8 @@ export function readWholeSync(fd: number, size: number, scratch?: SpareBuffer): 
     const n = readFullySync(fd, buf, 0);
     scratch.keep(buf.buffer as ArrayBuffer);
     if (n <= size) return buf.subarray(0, n);
-    return Buffer.concat([Buffer.from(buf), readChunks(fd, 64 * 1024, n)]);
+    // (concat copies what the scratch holds before anything takes it again)
+    return Buffer.concat([buf, readChunks(fd, 64 * 1024, n)]);
   }
   return readChunks(fd, size, 0);
 }
